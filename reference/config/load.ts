@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import schema from '../../spec/schemas/reference-config.schema.json' with { type: 'json' };
+import { hashSecret } from '../security/secrets.js';
+import type { ClientConfig, PermissionSet, ReferenceConfig } from './types.js';
+
+/** A client as the running reference keeps it: the secret only as a hash. */
+export interface Client {
+  key: string;
+  secretHash: string;
+  permissionSet: PermissionSet;
+  namespacePrefixes: string[];
+  educationOrganizationIds: number[];
+  profiles: string[];
+  rosterScopes: string[];
+  odsInstances: { id: number; context?: { key: string; value: string } }[];
+  tenant?: string;
+}
+
+export interface Settings {
+  port: number;
+  rosteringPort: number;
+  host: string;
+  basePath: string;
+  tokenLifetimeSeconds: number;
+  pageSizeLimit: number;
+  schoolYears: { min: number; max: number };
+  issuer: { issuer?: string; audience?: string; privateKeyPem?: string };
+  clients: Client[];
+  admin?: { key: string; secretHash: string };
+  demoData: boolean;
+  /** Set when the demo client's secret was generated here, so that start-up can print it once. */
+  generatedDemoSecret?: string;
+}
+
+export class ConfigError extends Error {}
+
+const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+
+/** Reads and validates a configuration file (or none) and fills in every default. */
+export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> = {}): Settings {
+  let config: ReferenceConfig = {};
+  if (file) {
+    try {
+      config = JSON.parse(readFileSync(file, 'utf8')) as ReferenceConfig;
+    } catch (err) {
+      throw new ConfigError(`cannot read configuration ${file}: ${(err as Error).message}`);
+    }
+  }
+  config = { ...config, ...overrides };
+  if (!validate(config)) {
+    const why = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+    throw new ConfigError(`invalid configuration${file ? ` ${file}` : ''}: ${why}`);
+  }
+  let generatedDemoSecret: string | undefined;
+  let clientConfigs: ClientConfig[] = config.clients ?? [];
+  if (!clientConfigs.length) {
+    generatedDemoSecret = randomBytes(12).toString('base64url');
+    clientConfigs = [{ key: 'demo-client', secret: generatedDemoSecret, permissionSet: 'unrestricted', rosterScopes: ['roster-core.readonly', 'roster-demographics.readonly'], odsInstances: [{ id: 1 }] }];
+  }
+  const clients = clientConfigs.map((c): Client => {
+    const secretHash = c.secretHash ?? (c.secret !== undefined ? hashSecret(c.secret) : undefined);
+    if (!secretHash) throw new ConfigError(`client ${c.key} has neither secret nor secretHash`);
+    return {
+      key: c.key,
+      secretHash,
+      permissionSet: c.permissionSet ?? 'unrestricted',
+      namespacePrefixes: c.namespacePrefixes ?? [],
+      educationOrganizationIds: c.educationOrganizationIds ?? [],
+      profiles: c.profiles ?? [],
+      rosterScopes: c.rosterScopes ?? [],
+      odsInstances: c.odsInstances ?? [{ id: 1 }],
+      ...(c.tenant ? { tenant: c.tenant } : {}),
+    };
+  });
+  const keys = new Set<string>();
+  for (const c of clients) {
+    if (keys.has(c.key)) throw new ConfigError(`client key ${c.key} is configured twice`);
+    keys.add(c.key);
+  }
+  return {
+    port: config.port ?? 8080,
+    rosteringPort: config.rosteringPort ?? 8081,
+    host: config.host ?? '127.0.0.1',
+    basePath: (config.basePath ?? '/v7.3/api').replace(/\/$/, ''),
+    tokenLifetimeSeconds: config.tokenLifetimeSeconds ?? 1800,
+    pageSizeLimit: config.pageSizeLimit ?? 500,
+    schoolYears: config.schoolYears ?? { min: 1991, max: 2050 },
+    issuer: config.issuer ?? {},
+    clients,
+    ...(config.admin ? { admin: { key: config.admin.key, secretHash: hashSecret(config.admin.secret) } } : {}),
+    demoData: config.demoData ?? false,
+    ...(generatedDemoSecret ? { generatedDemoSecret } : {}),
+  };
+}

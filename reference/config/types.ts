@@ -1,0 +1,82 @@
+/**
+ * Configuration of the reference servers: one JSON file (see reference/config/README or the
+ * generated spec/schemas/reference-config.schema.json). Every member has a working default,
+ * so the reference runs with no file at all.
+ */
+export interface ReferenceConfig {
+  $schema?: string;
+  /**
+   * Data API port; 0 picks a free port.
+   * @TJS-type integer
+   * @default 8080
+   */
+  port?: number;
+  /**
+   * Rostering service port; 0 picks a free port.
+   * @TJS-type integer
+   * @default 8081
+   */
+  rosteringPort?: number;
+  /** Interface to listen on. @default "127.0.0.1" */
+  host?: string;
+  /** Release segment and `/api` after the origin: `{base_url}` = origin + basePath. @default "/v7.3/api" */
+  basePath?: string;
+  /**
+   * Token lifetime in seconds (`expires_in`).
+   * @TJS-type integer
+   * @minimum 1
+   * @default 1800
+   */
+  tokenLifetimeSeconds?: number;
+  /**
+   * Maximum page size (`defaultPageSizeLimit`); also the page size when `limit` is omitted.
+   * @TJS-type integer
+   * @minimum 1
+   * @maximum 500
+   * @default 500
+   */
+  pageSizeLimit?: number;
+  /** School years accepted by default: 1991 to 2050. */
+  schoolYears?: { min: number; max: number };
+  /** The token issuer. Without a key the reference generates an RSA key pair at start. */
+  issuer?: IssuerConfig;
+  /** API clients. Without any, one demo client with the unrestricted permission set is created. */
+  clients?: ClientConfig[];
+  /** Credential for the administrative endpoints (snapshots, store digest). */
+  admin?: { key: string; secret: string };
+  /** Load the demo data set at start (`npm start` does; tests start empty). @default false */
+  demoData?: boolean;
+}
+
+export interface IssuerConfig {
+  /** `iss` claim; defaults to the data API's `{base_url}`. */
+  issuer?: string;
+  /** `aud` claim; defaults to the rostering service's base URL. */
+  audience?: string;
+  /** PKCS#8 PEM private key (RS256). */
+  privateKeyPem?: string;
+}
+
+export type PermissionSet = 'unrestricted' | 'relationship-based' | 'namespace-based';
+
+export interface ClientConfig {
+  key: string;
+  /** Plain secret; hashed when the configuration is loaded and never kept in clear. */
+  secret?: string;
+  /** `scrypt$<salt b64>$<hash b64>`, as an alternative to `secret`. */
+  secretHash?: string;
+  /** @default "unrestricted" */
+  permissionSet?: PermissionSet;
+  /** Prefixes a written `namespace` value must start with. */
+  namespacePrefixes?: string[];
+  /** Education organizations the client's claims name. */
+  educationOrganizationIds?: number[];
+  /** Profile names the client may use. */
+  profiles?: string[];
+  /** Rostering scopes the client may be issued, e.g. `roster-core.readonly`. */
+  rosterScopes?: string[];
+  /** Data-store instances (and their contexts) the client's token names. */
+  odsInstances?: { id: number; context?: { key: string; value: string } }[];
+  /** Tenant of the client when multi-tenant. */
+  tenant?: string;
+}

@@ -1,0 +1,117 @@
+import Router from '@koa/router';
+import Koa, { type Context } from 'koa';
+import { AVAILABLE_CHANGE_VERSIONS_PATH, DATA_ROOT, TOKEN_PATH } from '../../spec/generate/openapi-data.js';
+import type { CompiledModel } from '../../spec/model/compiled.js';
+import type { Settings } from '../config/load.js';
+import { errorBoundary } from '../http/boundary.js';
+import { origin } from '../http/origin.js';
+import { Problem } from '../http/problems.js';
+import { bearerAuthenticator } from '../security/bearer.js';
+import type { Issuer } from '../security/issuer.js';
+import { tokenEndpoint } from '../security/token-endpoint.js';
+import type { DataStore } from '../store/store.js';
+import type { DataApi } from './context.js';
+import { feed, getAll } from './handlers/collection.js';
+import { getById, put, remove } from './handlers/item.js';
+import { upsert } from './handlers/upsert.js';
+import { ALLOWED, methodNotAllowed, resolveRoute, type Route } from './routes.js';
+import type { RequestValidator } from './validator.js';
+
+export interface DataApiParts {
+  settings: Settings;
+  model: CompiledModel;
+  store: DataStore;
+  validator: RequestValidator;
+  issuer: Issuer;
+  /** The generated interface description, served as metadata. */
+  document: Record<string, unknown>;
+  version: string;
+}
+
+/**
+ * The data API as a Koa app. Fixed endpoints (discovery, token, metadata, change versions) are
+ * @koa/router routes; resource paths go through one catch-all that resolves them in O(1).
+ */
+export function createDataApiApp(parts: DataApiParts): Koa {
+  const { settings, model, store, validator, issuer } = parts;
+  const api: DataApi = { settings, model, store, validator, authenticate: bearerAuthenticator(issuer, settings.clients) };
+  const router = new Router({ prefix: settings.basePath || undefined });
+
+  router.get('/', (ctx) => {
+    const base = `${origin(ctx)}${settings.basePath}`;
+    ctx.body = {
+      version: '7.3',
+      applicationName: 'Core Data Store API (reference implementation)',
+      informationalVersion: parts.version,
+      suite: '3',
+      dataModels: [{ name: 'Core', version: '5.0.0', informationalVersion: 'The core data model of this specification' }],
+      urls: {
+        dependencies: `${base}/metadata/data/v3/dependencies`,
+        openApiMetadata: `${base}/metadata/`,
+        oauth: `${base}${TOKEN_PATH}`,
+        dataManagementApi: `${base}${DATA_ROOT}/`,
+        changeQueries: `${base}/changeQueries/v1/`,
+      },
+    };
+  });
+  router.post(TOKEN_PATH, tokenEndpoint(settings, issuer));
+  router.get('/metadata/data/v3/resources/swagger.json', (ctx) => {
+    ctx.body = { ...parts.document, servers: [{ url: `${origin(ctx)}${settings.basePath}` }] };
+  });
+  router.get(AVAILABLE_CHANGE_VERSIONS_PATH, async (ctx) => {
+    await api.authenticate(ctx);
+    snapshotRead(ctx);
+    ctx.body = { oldestChangeVersion: 0, newestChangeVersion: store.newestChangeVersion };
+  });
+
+  const app = new Koa();
+  app.proxy = false;
+  app.use(errorBoundary);
+  app.use(router.routes());
+  app.use(async (ctx) => {
+    const prefix = `${settings.basePath}${DATA_ROOT}/`;
+    if (!ctx.path.toLowerCase().startsWith(prefix.toLowerCase())) return fixedRouteFallback(ctx, router);
+    await api.authenticate(ctx);
+    const route = resolveRoute(model, ctx.path.slice(prefix.length));
+    await dispatch(api, ctx, route);
+  });
+  return app;
+}
+
+/** Fixed endpoints: a known path with another method is 405, anything else 404. */
+function fixedRouteFallback(ctx: Context, router: Router): void {
+  const known = ['GET', 'POST', 'PUT', 'DELETE'].filter((m) => router.match(ctx.path, m).route);
+  if (known.length) throw new Problem('method-not-allowed', { errors: [`The endpoint of the request does not support the '${ctx.method}' method.`] }, { Allow: known.join(', ') });
+  throw new Problem('not-found');
+}
+
+async function dispatch(api: DataApi, ctx: Context, route: Route): Promise<void> {
+  const method = ctx.method;
+  if (!ALLOWED[route.kind].includes(method)) throw methodNotAllowed(route, method);
+  const base = `${DATA_ROOT}/core/${route.resource.endpoint}`;
+  ctx.state.specPath = route.kind === 'collection' ? base : route.kind === 'item' ? `${base}/${route.id}` : `${base}/${route.kind}`;
+  if (method !== 'GET') {
+    // Writes are refused while a snapshot is selected (seed rule 5).
+    if (/^true$/i.test(ctx.get('use-snapshot'))) {
+      throw new Problem('method-not-allowed', { errors: ['An attempt was made to modify data in a Snapshot, but this data is read-only.'] }, { Allow: 'GET' });
+    }
+  } else snapshotRead(ctx);
+  switch (route.kind) {
+    case 'collection':
+      return method === 'GET' ? getAll(api, ctx, route) : upsert(api, ctx, route);
+    case 'item':
+      if (method === 'GET') return getById(api, ctx, route);
+      if (method === 'PUT') return put(api, ctx, route);
+      return remove(api, ctx, route);
+    default:
+      return feed(api, ctx, route);
+  }
+}
+
+/** Reads with Use-Snapshot: true need a configured snapshot (decisions #19). */
+function snapshotRead(ctx: Context): void {
+  if (/^true$/i.test(ctx.get('use-snapshot'))) {
+    throw new Problem('not-found', { detail: 'Snapshot not found.', errors: ['The snapshot connection for the ODS has not been configured.'] });
+  }
+}
+

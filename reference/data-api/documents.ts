@@ -1,0 +1,62 @@
+import type { Fields } from '../../spec/model/dsl.js';
+import type { CompiledModel } from '../../spec/model/compiled.js';
+import type { StoredRecord } from '../store/store.js';
+
+/**
+ * What gets stored of a write body: only the model's members (unknown extras are ignored and not
+ * stored, decisions #16), without nulls (responses omit null members, as upstream does), and
+ * without read-only members such as `link`, `id`, `_etag`.
+ */
+export function prune(model: CompiledModel, fields: Fields, value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, f] of Object.entries(fields)) {
+    const v = value[name];
+    if (v === null || v === undefined) continue;
+    switch (f.kind) {
+      case 'reference': {
+        const shape = referenceProperties(model, f.target);
+        const ref: Record<string, unknown> = {};
+        for (const p of shape) if ((v as Record<string, unknown>)[p] !== undefined && (v as Record<string, unknown>)[p] !== null) ref[p] = (v as Record<string, unknown>)[p];
+        out[name] = ref;
+        break;
+      }
+      case 'collection':
+        out[name] = (v as Record<string, unknown>[]).map((item) => prune(model, f.item, item));
+        break;
+      case 'object':
+        out[name] = prune(model, f.fields, v as Record<string, unknown>);
+        break;
+      default:
+        if ('readOnly' in f && f.readOnly) continue;
+        out[name] = v;
+    }
+  }
+  return out;
+}
+
+const shapeCache = new Map<string, string[]>();
+function referenceProperties(model: CompiledModel, target: string): string[] {
+  let shape = shapeCache.get(target);
+  if (!shape) {
+    const ref = model.resources.flatMap((r) => r.references).find((x) => x.target === target);
+    shape = ref ? ref.fields.map((m) => m.property) : [];
+    shapeCache.set(target, shape);
+  }
+  return shape;
+}
+
+/** The response body of a record: id first, then the document, then the system members. */
+export function render(record: StoredRecord): Record<string, unknown> {
+  return { id: record.id, ...record.doc, _etag: record.etag, _lastModifiedDate: record.lastModified };
+}
+
+/** Deep equality of two pruned documents, ignoring member order and collection order. */
+export function sameDocument(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).sort().join(',')}]`;
+  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  return JSON.stringify(v);
+}

@@ -1,0 +1,99 @@
+import type { Context } from 'koa';
+import type { CompiledResource } from '../../../spec/model/compiled.js';
+import { operationIds } from '../../../spec/generate/openapi-data.js';
+import { Problem } from '../../http/problems.js';
+import { getPath } from '../../store/json-path.js';
+import type { DataApi } from '../context.js';
+import { render } from '../documents.js';
+import type { Route } from '../routes.js';
+import { queryErrors } from '../validation-errors.js';
+
+/** Paging and change-version parameters every collection and feed takes. */
+const COMMON = ['offset', 'limit', 'totalCount', 'MinChangeVersion', 'MaxChangeVersion'];
+
+export interface Paging {
+  offset: number;
+  limit: number;
+  totalCount: boolean;
+  min?: number;
+  max?: number;
+}
+
+/**
+ * Reads the query string: names matched case-insensitively (decisions #15), values typed and
+ * validated by openapi-backend against the operation's parameters; unknown names, repeated
+ * names and out-of-range paging give 400.
+ */
+export function readQuery(api: DataApi, ctx: Context, operationId: string, allowed: string[]): { paging: Paging; filters: Record<string, unknown> } {
+  const canonical = new Map(allowed.map((n) => [n.toLowerCase(), n]));
+  const query: Record<string, string> = {};
+  const problems: string[] = [];
+  for (const [rawName, value] of Object.entries(ctx.query)) {
+    const name = canonical.get(rawName.toLowerCase()) ?? rawName;
+    if (Array.isArray(value) || name in query) problems.push(`The query parameter '${name}' must be supplied at most once.`);
+    else if (name === 'correlationId') continue;
+    else query[name] = value ?? '';
+  }
+  const { errors, query: typed } = api.validator.validate(operationId, { method: 'GET', path: ctx.state.specPath as string, query });
+  const bad = queryErrors(errors, typed);
+  const limitMax = api.settings.pageSizeLimit;
+  const paging: Paging = {
+    offset: typeof typed.offset === 'number' ? typed.offset : 0,
+    limit: typeof typed.limit === 'number' ? typed.limit : limitMax,
+    totalCount: typed.totalCount === true,
+    ...(typeof typed.MinChangeVersion === 'number' ? { min: typed.MinChangeVersion } : {}),
+    ...(typeof typed.MaxChangeVersion === 'number' ? { max: typed.MaxChangeVersion } : {}),
+  };
+  for (const b of bad) {
+    if (b.name === 'limit') problems.push(`Limit must be omitted or set to a value between 0 and ${limitMax}.`);
+    else if (b.name === 'offset') problems.push('Offset must be greater than or equal to 0.');
+    else problems.push(b.message);
+  }
+  if (query.limit !== undefined && !bad.some((b) => b.name === 'limit') && (paging.limit < 0 || paging.limit > limitMax)) {
+    problems.push(`Limit must be omitted or set to a value between 0 and ${limitMax}.`);
+  }
+  if (problems.length) throw new Problem('bad-request:parameter-validation-failed', { detail: 'The request construction was invalid.', errors: [...new Set(problems)] });
+  const filters: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(typed)) if (!COMMON.includes(name)) filters[name] = value;
+  return { paging, filters };
+}
+
+/** One page of items plus the Total-Count header when asked for (decisions #13). */
+export function sendPage<T>(ctx: Context, items: T[], paging: Paging, toJson: (item: T) => unknown): void {
+  if (paging.totalCount) ctx.set('Total-Count', String(items.length));
+  const page = items.slice(paging.offset, paging.offset + paging.limit);
+  ctx.status = 200;
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.body = JSON.stringify(page.map(toJson));
+}
+
+const inWindow = (v: number, p: Paging) => (p.min === undefined || v >= p.min) && (p.max === undefined || v <= p.max);
+
+/** GET {data_root}/core/<resource>: equality search on query fields, stable creation order. */
+export function getAll(api: DataApi, ctx: Context, route: Route): void {
+  const { resource } = route;
+  const { paging, filters } = readQuery(api, ctx, operationIds(resource).getAll, [...COMMON, ...Object.keys(resource.queryFields)]);
+  const matches = [...api.store.collection(resource.name).byId.values()].filter(
+    (r) => inWindow(r.changeVersion, paging) && Object.entries(filters).every(([name, value]) => fieldMatches(resource, name, value, name === 'id' ? r.id : getPath(r.doc, resource.queryFields[name].path))),
+  );
+  sendPage(ctx, matches, paging, render);
+}
+
+function fieldMatches(resource: CompiledResource, name: string, wanted: unknown, actual: unknown): boolean {
+  const kind = resource.queryFields[name].kind;
+  if (typeof wanted === 'string' && typeof actual === 'string' && (kind === 'descriptor' || kind === 'id')) return wanted.toLowerCase() === actual.toLowerCase();
+  return wanted === actual;
+}
+
+/** GET .../deletes and .../keyChanges: change events in change-version order. */
+export function feed(api: DataApi, ctx: Context, route: Route): void {
+  const { resource } = route;
+  const ids = operationIds(resource);
+  const { paging } = readQuery(api, ctx, route.kind === 'deletes' ? ids.deletes : ids.keyChanges, COMMON);
+  const c = api.store.collection(resource.name);
+  if (route.kind === 'deletes') {
+    sendPage(ctx, c.deletes.filter((d) => inWindow(d.changeVersion, paging)), paging, (d) => ({ id: d.id, changeVersion: d.changeVersion, keyValues: d.keyValues }));
+  } else {
+    sendPage(ctx, c.keyChanges.filter((k) => inWindow(k.changeVersion, paging)), paging, (k) => k);
+  }
+}

@@ -1,0 +1,77 @@
+import type { Context } from 'koa';
+import { operationIds } from '../../../spec/generate/openapi-data.js';
+import { Problem } from '../../http/problems.js';
+import { naturalKey } from '../../store/keys.js';
+import type { StoredRecord } from '../../store/store.js';
+import type { DataApi } from '../context.js';
+import { render, sameDocument } from '../documents.js';
+import { checkReferences, dependents } from '../integrity.js';
+import { parseId, type Route } from '../routes.js';
+import { checkIfMatch, ifNoneMatchHits, quoted } from './etag.js';
+import { origin } from '../../http/origin.js';
+import { readWriteBody } from './write-body.js';
+
+/** GET, PUT and DELETE of one record by id. */
+function lookup(api: DataApi, route: Route, detail: string): StoredRecord {
+  const id = parseId(route.id!);
+  const record = api.store.collection(route.resource.name).byId.get(id);
+  if (!record) throw new Problem('not-found', { detail });
+  return record;
+}
+
+export function getById(api: DataApi, ctx: Context, route: Route): void {
+  const record = lookup(api, route, 'The specified item could not be found.');
+  ctx.set('ETag', quoted(record.etag));
+  if (ifNoneMatchHits(ctx, record)) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.status = 200;
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.body = JSON.stringify(render(record));
+}
+
+/**
+ * PUT replaces the whole document (seed rule 2). A body `id` is ignored (seed Conventions).
+ * Natural-key changes are refused unless the resource is updatable.
+ */
+export async function put(api: DataApi, ctx: Context, route: Route): Promise<void> {
+  const { resource } = route;
+  parseId(route.id!);
+  const doc = await readWriteBody(api, ctx, resource, operationIds(resource).put, { rejectId: false });
+  const record = lookup(api, route, 'Resource to update was not found.');
+  checkReferences(api.model, api.store, resource, doc);
+  const key = naturalKey(resource, doc);
+  if (key !== record.key) {
+    if (!resource.updatable) {
+      throw new Problem('bad-request:data-validation-failed:key-change-not-supported', {
+        detail: `Identifying values for the ${resource.resourceName} data cannot be changed. Delete and recreate the item instead.`,
+      });
+    }
+    if (api.store.collection(resource.name).byKey.has(key)) {
+      throw new Problem('data-conflict:non-unique-identity', {
+        errors: [`A natural key conflict occurred when attempting to update the resource ${resource.resourceName}: another item already has these identifying values.`],
+      });
+    }
+  }
+  checkIfMatch(ctx, record);
+  if (resource.isDescriptor) doc[`${resource.name}Id`] = record.doc[`${resource.name}Id`];
+  if (!sameDocument(record.doc, doc)) api.store.replace(resource, record, doc);
+  ctx.status = 204;
+  ctx.set('ETag', quoted(record.etag));
+  ctx.set('Location', `${origin(ctx)}${ctx.path}`);
+}
+
+/** DELETE removes the record (204); a record others still reference is kept (409, seed rule 4). */
+export function remove(api: DataApi, ctx: Context, route: Route): void {
+  const record = lookup(api, route, 'Resource to delete was not found.');
+  const referencing = dependents(api.model, api.store, route.resource, record);
+  if (referencing.length) {
+    throw new Problem('data-conflict:dependent-item-exists', {
+      detail: `The requested action cannot be performed because this item is referenced by existing ${referencing.join(', ')} item(s).`,
+    });
+  }
+  checkIfMatch(ctx, record);
+  api.store.remove(route.resource, record);
+  ctx.status = 204;
+}

@@ -1,0 +1,55 @@
+import type { Context } from 'koa';
+import { operationIds } from '../../../spec/generate/openapi-data.js';
+import { Problem } from '../../http/problems.js';
+import type { DataApi } from '../context.js';
+import { sameDocument } from '../documents.js';
+import { checkReferences } from '../integrity.js';
+import type { Route } from '../routes.js';
+import { checkIfMatch, quoted } from './etag.js';
+import { origin } from '../../http/origin.js';
+import { readWriteBody } from './write-body.js';
+
+/**
+ * POST {data_root}/core/<resource>: upsert by natural key (seed rule 1). A new key creates the
+ * record (201); an existing key updates it (200); both answer the item's absolute Location and
+ * its ETag. Identical content changes nothing, not even `_lastModifiedDate`.
+ */
+export async function upsert(api: DataApi, ctx: Context, route: Route): Promise<void> {
+  const { resource } = route;
+  const doc = await readWriteBody(api, ctx, resource, operationIds(resource).post, { rejectId: true });
+  checkReferences(api.model, api.store, resource, doc);
+  const existing = api.store.findByKey(resource, doc);
+  if (existing) {
+    checkIfMatch(ctx, existing);
+    if (resource.isDescriptor) doc[`${resource.name}Id`] = existing.doc[`${resource.name}Id`];
+    if (!sameDocument(existing.doc, doc)) api.store.replace(resource, existing, doc);
+    respond(ctx, 200, existing.id, existing.etag);
+    return;
+  }
+  if (resource.isDescriptor) doc[`${resource.name}Id`] = api.store.nextDescriptorId();
+  if (resource.educationOrganization) assertUniqueEducationOrganizationId(api, route, doc);
+  const created = api.store.create(resource, doc);
+  respond(ctx, 201, created.id, created.etag);
+}
+
+function respond(ctx: Context, status: 200 | 201, id: string, etag: string): void {
+  ctx.status = status;
+  ctx.body = '';
+  ctx.remove('Content-Type');
+  ctx.set('Location', `${origin(ctx)}${ctx.path.replace(/\/+$/, '')}/${id}`);
+  ctx.set('ETag', quoted(etag));
+}
+
+/** Education organization ids are unique across every member type (409 non-unique-identity). */
+function assertUniqueEducationOrganizationId(api: DataApi, route: Route, doc: Record<string, unknown>): void {
+  const id = doc[route.resource.educationOrganization!.idField];
+  for (const other of api.model.resources) {
+    if (!other.educationOrganization || other === route.resource) continue;
+    if (api.store.collection(other.name).byKey.has(JSON.stringify([id]))) {
+      throw new Problem('data-conflict:non-unique-identity', {
+        detail: `The identifying value(s) of the item are the same as another item that already exists.`,
+        errors: [`A natural key conflict occurred when attempting to create a new resource ${route.resource.resourceName} with a duplicate key. The duplicated educationOrganizationId is ${String(id)}, already used by a ${other.resourceName}.`],
+      });
+    }
+  }
+}

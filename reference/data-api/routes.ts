@@ -1,0 +1,59 @@
+import type { CompiledModel, CompiledResource } from '../../spec/model/compiled.js';
+import { NAMESPACE_SEGMENT } from '../../spec/generate/openapi-data.js';
+import { Problem } from '../http/problems.js';
+
+/**
+ * O(1) routing of data-API paths (`{ns}/{resource}[/{id}|/deletes|/keyChanges]`): a lookup of the
+ * lower-cased resource segment in the model's endpoint index, never a scan of the operations.
+ * Segments are matched case-insensitively (decisions #15).
+ */
+export type RouteKind = 'collection' | 'item' | 'deletes' | 'keyChanges';
+
+export interface Route {
+  kind: RouteKind;
+  resource: CompiledResource;
+  /** The id segment as sent (item routes). */
+  id?: string;
+}
+
+export const ALLOWED: Record<RouteKind, string[]> = {
+  collection: ['GET', 'POST'],
+  item: ['GET', 'PUT', 'DELETE'],
+  deletes: ['GET'],
+  keyChanges: ['GET'],
+};
+
+const notFound = () => new Problem('not-found');
+
+/** `rest` is the path after `/data/v3/`, e.g. `core/academicWeeks/abc`. */
+export function resolveRoute(model: CompiledModel, rest: string): Route {
+  const segments = rest.replace(/\/+$/, '').split('/');
+  if (segments.length < 2 || segments.length > 3) throw notFound();
+  const [ns, endpoint, third] = segments;
+  if (ns.toLowerCase() !== NAMESPACE_SEGMENT) throw notFound();
+  const resource = model.byEndpoint.get(endpoint.toLowerCase());
+  if (!resource) throw notFound();
+  if (third === undefined) return { kind: 'collection', resource };
+  const lower = third.toLowerCase();
+  if (lower === 'deletes') return { kind: 'deletes', resource };
+  if (lower === 'keychanges') return { kind: 'keyChanges', resource };
+  return { kind: 'item', resource, id: decodeURIComponent(third) };
+}
+
+/** 405 with `Allow`, worded as upstream for the common misuses. */
+export function methodNotAllowed(route: Route, method: string): Problem {
+  let message = `The endpoint of the request does not support the '${method}' method.`;
+  if (route.kind === 'collection' && method === 'PUT') message = 'Resource collections cannot be replaced. To "upsert" an item in the collection, use POST. To update a specific item, use PUT and include the "id" in the route.';
+  if (route.kind === 'collection' && method === 'DELETE') message = 'Resource collections cannot be deleted. To delete a specific item, use DELETE and include the "id" in the route.';
+  if (route.kind === 'item' && method === 'POST') message = 'Resource items can only be updated using PUT. To "upsert" an item in the resource collection using POST, remove the "id" from the route.';
+  return new Problem('method-not-allowed', { errors: [message] }, { Allow: ALLOWED[route.kind].join(', ') });
+}
+
+/** Ids are GUIDs; any usual spelling is accepted and normalised to 32 lower-case hex digits. */
+export function parseId(raw: string): string {
+  const hex = raw.replace(/^\{|\}$/g, '').replace(/-/g, '').toLowerCase();
+  if (!/^[0-9a-f]{32}$/.test(hex) || (raw.includes('-') && !/^\{?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}?$/i.test(raw))) {
+    throw new Problem('bad-request:data-validation-failed', { validationErrors: { '$.id': [`The value '${raw}' is not valid for Id.`] } });
+  }
+  return hex;
+}

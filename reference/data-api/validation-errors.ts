@@ -1,0 +1,98 @@
+import type { ErrorObject } from 'ajv';
+
+/**
+ * Turns ajv errors into the seed's `validationErrors`: full JSON paths (`$.items[1].field`) to
+ * messages worded as upstream does (decisions #4, #5).
+ */
+export type ValidationErrors = Record<string, string[]>;
+
+/** `/requestBody/classPeriods/0/classPeriodReference` → `$.classPeriods[0].classPeriodReference`. */
+export function jsonPath(segments: string[]): string {
+  let out = '$';
+  for (const s of segments) out += /^\d+$/.test(s) ? `[${s}]` : `.${s}`;
+  return out;
+}
+
+const lastName = (segments: string[]) => [...segments].reverse().find((s) => !/^\d+$/.test(s)) ?? 'value';
+
+function decode(instancePath: string): string[] {
+  return instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+export function bodyErrors(errors: ErrorObject[], body: unknown): ValidationErrors {
+  const out: ValidationErrors = {};
+  const add = (path: string, message: string) => {
+    const list = (out[path] ??= []);
+    if (!list.includes(message)) list.push(message);
+  };
+  for (const e of errors) {
+    if (!e.instancePath.startsWith('/requestBody')) continue;
+    const segments = decode(e.instancePath).slice(1);
+    const prop = lastName(segments);
+    const value = valueAt(body, segments);
+    switch (e.keyword) {
+      case 'required': {
+        const missing = (e.params as { missingProperty: string }).missingProperty;
+        add(jsonPath([...segments, missing]), `${missing} is required.`);
+        break;
+      }
+      case 'maxLength':
+        add(jsonPath(segments), `${prop} Value should be at most ${(e.params as { limit: number }).limit} characters`);
+        break;
+      case 'minLength':
+        add(jsonPath(segments), `${prop} Value should be at least ${(e.params as { limit: number }).limit} characters`);
+        break;
+      case 'pattern':
+        add(jsonPath(segments), value === '' ? `${prop} is required and should not be left empty.` : `${prop} cannot contain leading or trailing spaces.`);
+        break;
+      case 'minItems':
+        add(jsonPath(segments), `${prop} is required and should not be left empty.`);
+        break;
+      case 'format': {
+        const format = (e.params as { format: string }).format;
+        if (format === 'int32' || format === 'int64') add(jsonPath(segments), `${prop} Value is outside the range of ${format}.`);
+        else add(jsonPath(segments), `The value '${String(value)}' is not valid for ${prop}.`);
+        break;
+      }
+      case 'type':
+        add(jsonPath(segments), `The value ${JSON.stringify(value)} is not valid for ${prop}; expected ${(e.params as { type: string }).type}.`);
+        break;
+      case 'enum':
+        add(jsonPath(segments), `The value ${JSON.stringify(value)} is not valid for ${prop}.`);
+        break;
+      case 'minimum':
+      case 'maximum':
+        add(jsonPath(segments), `${prop} ${e.message ?? 'is out of range'}.`);
+        break;
+      default:
+        // allOf / anyOf wrappers repeat their children's errors; anything else keeps ajv's words.
+        if (e.keyword !== 'allOf' && e.keyword !== 'anyOf') add(jsonPath(segments), `${prop} ${e.message ?? 'is invalid'}.`);
+    }
+  }
+  return out;
+}
+
+function valueAt(body: unknown, segments: string[]): unknown {
+  let cur = body;
+  for (const s of segments) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[s];
+  }
+  return cur;
+}
+
+/** Query-parameter errors: the name of every offending parameter with what was wrong. */
+export function queryErrors(errors: ErrorObject[], query: Record<string, unknown>): { name: string; keyword: string; message: string }[] {
+  const out: { name: string; keyword: string; message: string }[] = [];
+  for (const e of errors) {
+    if (!e.instancePath.startsWith('/query')) continue;
+    if (e.keyword === 'additionalProperties') {
+      const name = (e.params as { additionalProperty: string }).additionalProperty;
+      out.push({ name, keyword: e.keyword, message: `The query parameter '${name}' is not supported by this resource.` });
+      continue;
+    }
+    const name = decode(e.instancePath)[1] ?? '';
+    out.push({ name, keyword: e.keyword, message: `The value '${String(query[name])}' is not valid for ${name}.` });
+  }
+  return out;
+}

@@ -1,0 +1,52 @@
+import type { Context } from 'koa';
+import { Problem } from './problems.js';
+
+/** Largest request body the reference reads (larger bodies are refused, never buffered). */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The media type of a body request, or a 415 when it is missing or not JSON. */
+export function requireJsonContentType(ctx: Context, accepts: (mediaType: string) => boolean = (t) => t === 'application/json'): string {
+  const header = ctx.get('content-type');
+  if (!header) throw new Problem('unsupported-media-type', { errors: ["The 'Content-Type' header is missing."] });
+  const [type, ...params] = header.split(';').map((s) => s.trim());
+  const mediaType = type.toLowerCase();
+  if (!accepts(mediaType)) {
+    throw new Problem('unsupported-media-type', { errors: ["The value specified in the 'Content-Type' header is not supported by this host."] });
+  }
+  const charset = params.map((p) => p.split('=')).find(([k]) => k.trim().toLowerCase() === 'charset')?.[1]?.trim().replace(/^"|"$/g, '');
+  if (charset && !/^utf-?8$/i.test(charset)) {
+    throw new Problem('bad-request', { errors: [`The request body character encoding '${charset}' is not supported; send UTF-8.`] });
+  }
+  return mediaType;
+}
+
+/** Reads the raw body as UTF-8 text; empty, oversized or undecodable bodies are 400/413-class problems. */
+export async function readText(ctx: Context): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new Problem('bad-request', { errors: [`The request body is larger than ${MAX_BODY_BYTES} bytes.`] });
+    chunks.push(chunk);
+  }
+  const bytes = Buffer.concat(chunks);
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new Problem('bad-request', { errors: ['The request body is not valid UTF-8.'] });
+  }
+  if (text.trim() === '') throw new Problem('bad-request', { errors: ['A non-empty request body is required.'] });
+  return text;
+}
+
+/** Parses JSON text; a syntax error is a bad request naming where parsing stopped. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new Problem('bad-request', { errors: [`The request body could not be parsed as JSON: ${(err as Error).message}`] });
+  }
+}

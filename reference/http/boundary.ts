@@ -1,0 +1,20 @@
+import { randomUUID } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import { Problem, sendProblem } from './problems.js';
+
+/**
+ * Outermost middleware: assigns the correlation id (the `correlation-id` header, else a new one)
+ * and turns every thrown Problem into its problem-details body. Anything else becomes the
+ * registry's `system` problem with no internal detail (decisions #7), and is logged.
+ */
+export async function errorBoundary(ctx: Context, next: Next): Promise<void> {
+  const header = ctx.get('correlation-id');
+  ctx.state.correlationId = header || randomUUID();
+  try {
+    await next();
+  } catch (err) {
+    if (err instanceof Problem) return sendProblem(ctx, err);
+    console.error(`[${ctx.state.correlationId}] ${ctx.method} ${ctx.path}:`, err);
+    sendProblem(ctx, new Problem('system'));
+  }
+}

@@ -1,0 +1,48 @@
+import type { Context } from 'koa';
+import type { Client } from '../config/load.js';
+import { Problem } from '../http/problems.js';
+import type { Issuer, TokenClaims } from './issuer.js';
+
+/** Who is calling: the verified token's client, with the claims the token carries. */
+export interface Principal {
+  client: Client;
+  claims: TokenClaims;
+}
+
+const CACHE_LIMIT = 10_000;
+
+/**
+ * Bearer authentication of data requests: the seed's four 401 cases, each with its `errors` entry
+ * (research/ods-server-details.md §3). Verified tokens are cached until they expire, so the
+ * signature is checked once per token rather than once per request.
+ */
+export function bearerAuthenticator(issuer: Issuer, clients: Client[]) {
+  const byKey = new Map(clients.map((c) => [c.key, c]));
+  const cache = new Map<string, Principal>();
+  const fail = (message: string) => new Problem('security:authentication', { errors: [message] });
+
+  return async (ctx: Context): Promise<Principal> => {
+    const header = ctx.get('authorization');
+    if (!header) throw fail('Authorization header is missing.');
+    const space = header.indexOf(' ');
+    const scheme = space < 0 ? header : header.slice(0, space);
+    if (scheme.toLowerCase() !== 'bearer') throw fail('Unknown Authorization header scheme.');
+    const token = space < 0 ? '' : header.slice(space + 1).trim();
+    if (!token) throw fail('Missing Authorization header bearer token value.');
+    const now = Date.now() / 1000;
+    const cached = cache.get(token);
+    if (cached && (cached.claims.exp ?? 0) > now) return cached;
+    let claims: TokenClaims;
+    try {
+      claims = await issuer.verify(token);
+    } catch {
+      throw fail('Invalid token');
+    }
+    const client = byKey.get(claims.client_id);
+    if (!client) throw fail('Invalid token');
+    const principal = { client, claims };
+    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+    cache.set(token, principal);
+    return principal;
+  };
+}

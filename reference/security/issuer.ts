@@ -1,0 +1,56 @@
+import { createPublicKey, randomBytes } from 'node:crypto';
+import { SignJWT, exportSPKI, generateKeyPair, importPKCS8, importSPKI, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
+
+/**
+ * The token issuer: RS256-signed JWT access tokens (decisions #20), so the rostering service
+ * can verify them with the public key alone.
+ */
+export interface TokenClaims extends JWTPayload {
+  client_id: string;
+  scope: string;
+  /** Comma-separated education organization ids. */
+  educationOrganizationId?: string;
+  /** JSON string: `{"OdsInstances":[{"OdsInstanceId":1,"OdsInstanceContext":null}]}`. */
+  odsInstances?: string;
+  tenantId?: string;
+}
+
+export class Issuer {
+  private constructor(
+    readonly issuer: string,
+    readonly audience: string,
+    private readonly privateKey: CryptoKey,
+    readonly publicKey: CryptoKey,
+    readonly publicKeyPem: string,
+  ) {}
+
+  static async create(opts: { issuer: string; audience: string; privateKeyPem?: string }): Promise<Issuer> {
+    let privateKey: CryptoKey;
+    let publicKey: CryptoKey;
+    if (opts.privateKeyPem) {
+      privateKey = await importPKCS8(opts.privateKeyPem, 'RS256', { extractable: true });
+      const pub = createPublicKey(opts.privateKeyPem).export({ type: 'spki', format: 'pem' }).toString();
+      publicKey = await importSPKI(pub, 'RS256', { extractable: true });
+    } else {
+      ({ privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true, modulusLength: 2048 }));
+    }
+    return new Issuer(opts.issuer, opts.audience, privateKey, publicKey, await exportSPKI(publicKey));
+  }
+
+  async sign(claims: TokenClaims, lifetimeSeconds: number): Promise<string> {
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+      .setIssuer(this.issuer)
+      .setAudience(this.audience)
+      .setIssuedAt()
+      .setJti(randomBytes(16).toString('hex'))
+      .setExpirationTime(Math.floor(Date.now() / 1000) + lifetimeSeconds)
+      .sign(this.privateKey);
+  }
+
+  /** Verifies signature, algorithm, issuer and expiry; throws on any failure. */
+  async verify(token: string): Promise<TokenClaims> {
+    const { payload } = await jwtVerify<TokenClaims>(token, this.publicKey, { issuer: this.issuer, algorithms: ['RS256'], requiredClaims: ['exp'] });
+    return payload;
+  }
+}

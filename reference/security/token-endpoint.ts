@@ -1,0 +1,117 @@
+import type { Context } from 'koa';
+import type { Client, Settings } from '../config/load.js';
+import { parseJson, readText, requireJsonContentType } from '../http/body.js';
+import type { Issuer } from './issuer.js';
+import { verifySecret } from './secrets.js';
+
+/**
+ * POST {base_url}/oauth/token — the client-credentials grant (seed: Authentication; decisions #20).
+ * Checks run in the upstream order (research/ods-server-details.md §2); errors are OAuth error
+ * objects, never problem details, except the 415s of a missing or foreign Content-Type.
+ */
+type OAuthError = 'invalid_client' | 'invalid_request' | 'unsupported_grant_type' | 'invalid_scope';
+
+class TokenError extends Error {
+  constructor(readonly status: 400 | 401, readonly error: OAuthError, readonly description?: string) { super(error); }
+}
+
+export const ROSTER_SCOPES = ['roster-core.readonly', 'roster.readonly', 'roster-demographics.readonly'];
+
+export function tokenEndpoint(settings: Settings, issuer: Issuer) {
+  const clients = new Map(settings.clients.map((c) => [c.key, c]));
+  return async (ctx: Context): Promise<void> => {
+    const mediaType = requireJsonContentType(ctx, (t) => t === 'application/json' || t === 'application/x-www-form-urlencoded');
+    const text = await readText(ctx).catch(() => '');
+    try {
+      const fields = readFields(mediaType, text);
+      const client = authenticate(ctx.get('authorization'), fields, clients);
+      if ((fields.grant_type ?? '').toLowerCase() !== 'client_credentials') throw new TokenError(400, 'unsupported_grant_type');
+      if (!client) throw new TokenError(401, 'invalid_client');
+      const scope = grantScope(client, fields.scope);
+      const accessToken = await issuer.sign({
+        client_id: client.key,
+        scope: scope.granted,
+        ...(client.educationOrganizationIds.length ? { educationOrganizationId: client.educationOrganizationIds.join(',') } : {}),
+        odsInstances: JSON.stringify({
+          OdsInstances: client.odsInstances.map((i) => ({
+            OdsInstanceId: i.id,
+            OdsInstanceContext: i.context ? { ContextKey: i.context.key, ContextValue: i.context.value } : null,
+          })),
+        }),
+        ...(client.tenant ? { tenantId: client.tenant } : {}),
+      }, settings.tokenLifetimeSeconds);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.status = 200;
+      ctx.body = { access_token: accessToken, expires_in: settings.tokenLifetimeSeconds, token_type: 'bearer', ...(scope.echo ? { scope: scope.granted } : {}) };
+    } catch (err) {
+      if (!(err instanceof TokenError)) throw err;
+      ctx.status = err.status;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { error: err.error, ...(err.description ? { error_description: err.description } : {}) };
+    }
+  };
+}
+
+/** Body fields, names matched case-insensitively (upstream leniency). */
+function readFields(mediaType: string, text: string): Record<string, string> {
+  let raw: Record<string, unknown> = {};
+  if (mediaType === 'application/json') {
+    if (text.trim()) {
+      const parsed = parseJson(text);
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new TokenError(400, 'invalid_request');
+      raw = parsed as Record<string, unknown>;
+    }
+  } else {
+    raw = Object.fromEntries(new URLSearchParams(text));
+  }
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) if (typeof v === 'string' || typeof v === 'number') out[k.toLowerCase()] = String(v);
+  return out;
+}
+
+/** Credentials from a Basic header or the body, never both; returns the client or undefined. */
+function authenticate(header: string, fields: Record<string, string>, clients: Map<string, Client>): Client | undefined {
+  let id = fields.client_id;
+  let secret = fields.client_secret;
+  if (header) {
+    const parts = header.trim().split(/\s+/);
+    if (parts.length !== 2) throw new TokenError(400, 'invalid_request');
+    const [scheme, credential] = parts;
+    if (scheme.toLowerCase() !== 'basic') throw new TokenError(401, 'invalid_client');
+    if (!credential || !/^[A-Za-z0-9+/]+={0,2}$/.test(credential)) throw new TokenError(400, 'invalid_request');
+    const decoded = Buffer.from(credential, 'base64').toString('utf8').split(':');
+    if (decoded.length !== 2) throw new TokenError(400, 'invalid_client');
+    if (id !== undefined || secret !== undefined) throw new TokenError(400, 'invalid_client');
+    [id, secret] = decoded;
+  }
+  if (!id?.trim() || !secret?.trim()) throw new TokenError(401, 'invalid_request');
+  const client = clients.get(id);
+  // Hash even for unknown keys so that timing does not reveal which keys exist.
+  const ok = verifySecret(secret, client?.secretHash ?? UNKNOWN_CLIENT_HASH);
+  return client && ok ? client : undefined;
+}
+
+const UNKNOWN_CLIENT_HASH = 'scrypt$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
+/**
+ * The scope claim: requested rostering scopes must all be the client's; a numeric scope must be
+ * one of its education organizations; nothing requested grants the client's rostering scopes.
+ */
+function grantScope(client: Client, requested: string | undefined): { granted: string; echo: boolean } {
+  if (!requested?.trim()) return { granted: client.rosterScopes.join(' '), echo: false };
+  const want = requested.trim();
+  if (/^\d+$/.test(want)) {
+    if (!client.educationOrganizationIds.includes(Number(want))) {
+      throw new TokenError(400, 'invalid_scope', "The client is not explicitly associated with the EducationOrganizationId specified in the requested 'scope'.");
+    }
+    return { granted: want, echo: true };
+  }
+  const scopes = want.split(/[\s,]+/);
+  for (const s of scopes) {
+    const bare = s.split('/').pop()!;
+    if (!ROSTER_SCOPES.includes(bare) || !client.rosterScopes.includes(bare)) {
+      throw new TokenError(400, 'invalid_scope', `The supplied 'scope' is not a valid scope for this client.`);
+    }
+  }
+  return { granted: scopes.join(' '), echo: true };
+}

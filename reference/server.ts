@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { Document } from 'openapi-backend';
+import { operationIds } from '../spec/generate/openapi-data.js';
+import { model } from '../spec/model/index.js';
+import { loadSettings, type Settings } from './config/load.js';
+import type { ReferenceConfig } from './config/types.js';
+import { createDataApiApp } from './data-api/app.js';
+import { RequestValidator } from './data-api/validator.js';
+import { Issuer } from './security/issuer.js';
+import { DataStore } from './store/store.js';
+
+/** A running reference: its URLs, its parts for in-process use (benchmarks, tests), and close(). */
+export interface RunningReference {
+  settings: Settings;
+  dataApiBaseUrl: string;
+  store: DataStore;
+  issuer: Issuer;
+  close: () => Promise<void>;
+}
+
+const specFile = (name: string) => new URL(`../spec/openapi/${name}`, import.meta.url);
+
+export async function startReference(opts: { configFile?: string; overrides?: Partial<ReferenceConfig> } = {}): Promise<RunningReference> {
+  const settings = loadSettings(opts.configFile, opts.overrides);
+  const document = JSON.parse(readFileSync(specFile('data-api.json'), 'utf8')) as Document & Record<string, unknown>;
+  const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  const validator = new RequestValidator(document);
+  await validator.init();
+  const store = new DataStore(model);
+
+  const host = settings.host;
+  const dataServer = await listen(settings.port, host);
+  const dataPort = (dataServer.address() as AddressInfo).port;
+  const dataApiBaseUrl = `http://${host}:${dataPort}${settings.basePath}`;
+  const issuer = await Issuer.create({
+    issuer: settings.issuer.issuer ?? dataApiBaseUrl,
+    audience: settings.issuer.audience ?? `http://${host}:${settings.rosteringPort}`,
+    ...(settings.issuer.privateKeyPem ? { privateKeyPem: settings.issuer.privateKeyPem } : {}),
+  });
+  const app = createDataApiApp({ settings, model, store, validator, issuer, document, version });
+  dataServer.on('request', app.callback());
+
+  // Compile the remaining validators after start-up, a slice per tick, so the first request
+  // of each operation does not pay for it and start-up does not wait for all of them.
+  const pending = model.resources.flatMap((r) => { const ids = operationIds(r); return [ids.post, ids.put, ids.getAll]; });
+  const warm = () => {
+    validator.warm(pending.splice(0, 12));
+    if (pending.length) setImmediate(warm);
+  };
+  setImmediate(warm);
+
+  return {
+    settings,
+    dataApiBaseUrl,
+    store,
+    issuer,
+    close: () => new Promise<void>((resolve) => { dataServer.closeAllConnections(); dataServer.close(() => resolve()); }),
+  };
+}
+
+async function listen(port: number, host: string): Promise<Server> {
+  const { createServer } = await import('node:http');
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return server;
+}

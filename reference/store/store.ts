@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import type { CompiledModel, CompiledResource } from '../../spec/model/compiled.js';
+import { keyValues, naturalKey } from './keys.js';
+
+/** A stored record: the client's document plus the system members the API adds. */
+export interface StoredRecord {
+  id: string;
+  resource: string;
+  doc: Record<string, unknown>;
+  /** Canonical natural-key string (see keys.ts). */
+  key: string;
+  etag: string;
+  lastModified: string;
+  changeVersion: number;
+}
+
+export interface DeleteEvent { id: string; changeVersion: number; key: string; keyValues: Record<string, unknown> }
+export interface KeyChangeEvent { id: string; changeVersion: number; oldKeyValues: Record<string, unknown>; newKeyValues: Record<string, unknown> }
+
+/** One resource's records, indexed by id and by natural key; Map order is creation order. */
+export class Collection {
+  readonly byId = new Map<string, StoredRecord>();
+  readonly byKey = new Map<string, StoredRecord>();
+  readonly deletes: DeleteEvent[] = [];
+  readonly keyChanges: KeyChangeEvent[] = [];
+  constructor(readonly resource: CompiledResource) {}
+}
+
+/**
+ * The authoritative in-memory data store: one change-version counter shared by all resources
+ * (decisions #17); every create, update, key change and delete takes the next version.
+ */
+export class DataStore {
+  private version = 0;
+  private readonly collections = new Map<string, Collection>();
+
+  constructor(readonly model: CompiledModel) {
+    for (const r of model.resources) this.collections.set(r.name, new Collection(r));
+  }
+
+  collection(resource: string): Collection {
+    const c = this.collections.get(resource);
+    if (!c) throw new Error(`no collection ${resource}`);
+    return c;
+  }
+
+  private descriptorIds = 0;
+
+  get newestChangeVersion(): number { return this.version; }
+
+  /** Next server-assigned descriptor id (int32, never reused). */
+  nextDescriptorId(): number { return ++this.descriptorIds; }
+
+  findByKey(resource: CompiledResource, doc: Record<string, unknown>): StoredRecord | undefined {
+    return this.collection(resource.name).byKey.get(naturalKey(resource, doc));
+  }
+
+  create(resource: CompiledResource, doc: Record<string, unknown>): StoredRecord {
+    const c = this.collection(resource.name);
+    const key = naturalKey(resource, doc);
+    const record = this.stamp({ id: newId(), resource: resource.name, doc, key, etag: '', lastModified: '', changeVersion: 0 });
+    c.byId.set(record.id, record);
+    c.byKey.set(key, record);
+    // A key deleted and created again no longer counts as deleted (decisions #17, upstream).
+    const i = c.deletes.findIndex((d) => d.key === key);
+    if (i >= 0) c.deletes.splice(i, 1);
+    return record;
+  }
+
+  /** Replaces a record's document; a changed natural key is re-indexed and logged. */
+  replace(resource: CompiledResource, record: StoredRecord, doc: Record<string, unknown>): StoredRecord {
+    const c = this.collection(resource.name);
+    const key = naturalKey(resource, doc);
+    if (key !== record.key) {
+      const oldKeyValues = keyValues(resource, record.doc);
+      c.byKey.delete(record.key);
+      c.byKey.set(key, record);
+      record.key = key;
+      record.doc = doc;
+      this.stamp(record);
+      c.keyChanges.push({ id: record.id, changeVersion: record.changeVersion, oldKeyValues, newKeyValues: keyValues(resource, doc) });
+      return record;
+    }
+    record.doc = doc;
+    return this.stamp(record);
+  }
+
+  remove(resource: CompiledResource, record: StoredRecord): void {
+    const c = this.collection(resource.name);
+    c.byId.delete(record.id);
+    c.byKey.delete(record.key);
+    c.deletes.push({ id: record.id, changeVersion: ++this.version, key: record.key, keyValues: keyValues(resource, record.doc) });
+  }
+
+  private stamp(record: StoredRecord): StoredRecord {
+    record.changeVersion = ++this.version;
+    record.etag = String(record.changeVersion);
+    record.lastModified = new Date().toISOString();
+    return record;
+  }
+}
+
+/** Resource ids: GUIDs as 32 lower-case hex digits (decisions #16a). */
+export const newId = (): string => randomBytes(16).toString('hex');
+export const ID_PATTERN = /^[0-9a-f]{32}$/;

@@ -1,0 +1,250 @@
+import type { CompiledModel, CompiledResource } from '../model/compiled.js';
+import { referenceSchemas, resourceSchema, scalarSchema, schemaName, type Schema } from './json-schema.js';
+
+/** Paths and names the data API uses; the reference and the suites read them from here. */
+export const DATA_ROOT = '/data/v3';
+export const NAMESPACE_SEGMENT = 'core';
+export const TOKEN_PATH = '/oauth/token';
+export const AVAILABLE_CHANGE_VERSIONS_PATH = '/changeQueries/v1/availableChangeVersions';
+export const PAGE_SIZE_MAXIMUM = 500;
+
+/** Operation ids follow the upstream convention: getAcademicWeeks, postAcademicWeek ... */
+export function operationIds(r: CompiledResource) {
+  const plural = r.endpoint.charAt(0).toUpperCase() + r.endpoint.slice(1);
+  return {
+    getAll: `get${plural}`,
+    post: `post${r.resourceName}`,
+    getById: `get${plural}ById`,
+    put: `put${r.resourceName}`,
+    delete: `delete${r.resourceName}ById`,
+    deletes: `deletes${plural}`,
+    keyChanges: `keyChanges${plural}`,
+  } as const;
+}
+
+const errorResponses = (codes: number[]) =>
+  Object.fromEntries(codes.map((c) => [String(c), { $ref: `#/components/responses/${RESPONSE_BY_CODE[c]}` }]));
+
+const RESPONSE_BY_CODE: Record<number, string> = {
+  304: 'NotModified', 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound',
+  405: 'MethodNotAllowed', 409: 'Conflict', 412: 'PreconditionFailed', 415: 'UnsupportedMediaType', 500: 'Error',
+};
+
+const param = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+
+function queryParameters(r: CompiledResource) {
+  return Object.entries(r.queryFields).map(([name, q]) => ({
+    name,
+    in: 'query',
+    description: q.kind === 'id' ? 'Resource identifier.' : `Equality search on ${q.path}.`,
+    schema: q.kind === 'id' ? { type: 'string' } : scalarSchema(q.kind),
+  }));
+}
+
+function resourcePaths(r: CompiledResource): Record<string, Schema> {
+  const ops = operationIds(r);
+  const base = `${DATA_ROOT}/${NAMESPACE_SEGMENT}/${r.endpoint}`;
+  const ref = { $ref: `#/components/schemas/${schemaName(r.resourceName)}` };
+  const tags = [r.endpoint];
+  const feed = (operationId: string, item: string, summary: string) => ({
+    get: {
+      tags, operationId, summary,
+      parameters: [param('offset'), param('limit'), param('MinChangeVersion'), param('MaxChangeVersion'), param('totalCount'), param('Use-Snapshot')],
+      responses: {
+        200: { description: 'The requested items.', content: { 'application/json': { schema: { type: 'array', items: { $ref: `#/components/schemas/${item}` } } } } },
+        ...errorResponses([304, 400, 401, 403, 404, 500]),
+      },
+    },
+  });
+  return {
+    [base]: {
+      get: {
+        tags, operationId: ops.getAll, summary: `Retrieves ${r.endpoint} (equality search on every scalar property).`,
+        parameters: [param('offset'), param('limit'), param('MinChangeVersion'), param('MaxChangeVersion'), param('totalCount'), ...queryParameters(r), param('Use-Snapshot')],
+        responses: {
+          200: { description: 'The requested resources.', headers: { 'Total-Count': { $ref: '#/components/headers/Total-Count' } }, content: { 'application/json': { schema: { type: 'array', items: ref } } } },
+          ...errorResponses([304, 400, 401, 403, 404, 500]),
+        },
+      },
+      post: {
+        tags, operationId: ops.post, summary: `Creates or updates a ${r.resourceName} by its natural key (upsert). The id must not be sent.`,
+        requestBody: { required: true, content: { 'application/json': { schema: ref } } },
+        responses: {
+          200: { $ref: '#/components/responses/Updated' },
+          201: { $ref: '#/components/responses/Created' },
+          ...errorResponses([400, 401, 403, 405, 409, 412, 500]),
+        },
+      },
+    },
+    [`${base}/{id}`]: {
+      get: {
+        tags, operationId: ops.getById, summary: `Retrieves one ${r.resourceName} by id.`,
+        parameters: [param('id'), param('If-None-Match'), param('Use-Snapshot')],
+        responses: {
+          200: { description: 'The resource.', headers: { ETag: { $ref: '#/components/headers/ETag' } }, content: { 'application/json': { schema: ref } } },
+          ...errorResponses([304, 400, 401, 403, 404, 500]),
+        },
+      },
+      put: {
+        tags, operationId: ops.put, summary: `Replaces one ${r.resourceName} by id.${r.updatable ? ' Natural-key values may change; the change cascades.' : ' Natural-key values cannot change.'}`,
+        parameters: [param('id'), param('If-Match')],
+        requestBody: { required: true, content: { 'application/json': { schema: ref } } },
+        responses: {
+          204: { $ref: '#/components/responses/Updated204' },
+          ...errorResponses([400, 401, 403, 404, 405, 409, 412, 500]),
+        },
+      },
+      delete: {
+        tags, operationId: ops.delete, summary: `Deletes one ${r.resourceName} by id.`,
+        parameters: [param('id'), param('If-Match')],
+        responses: { 204: { description: 'Deleted.' }, ...errorResponses([400, 401, 403, 404, 405, 409, 412, 500]) },
+      },
+    },
+    [`${base}/deletes`]: feed(ops.deletes, 'trackedChanges_deletedItem', `Deleted ${r.endpoint}, by change version.`),
+    [`${base}/keyChanges`]: feed(ops.keyChanges, 'trackedChanges_keyChange', `Natural-key changes of ${r.endpoint}, by change version.`),
+  };
+}
+
+const problemDetails: Schema = {
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail', 'correlationId'],
+  properties: {
+    type: { type: 'string', description: 'URN: the error-type prefix followed by the problem type suffix.' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    correlationId: { type: 'string' },
+    validationErrors: { type: 'object', description: 'JSON path → messages.', additionalProperties: { type: 'array', items: { type: 'string' } } },
+    errors: { type: 'array', items: { type: 'string' } },
+  },
+};
+
+export function buildDataApiDocument(model: CompiledModel, version: string): Schema {
+  const resources = [...model.resources].sort((a, b) => a.endpoint.localeCompare(b.endpoint));
+  const paths: Record<string, Schema> = {
+    '/': {
+      get: {
+        operationId: 'getDiscovery', summary: 'Discovery root: version, data models and the URLs of the API.', security: [],
+        responses: { 200: { description: 'Discovery document.', content: { 'application/json': { schema: { $ref: '#/components/schemas/discovery' } } } } },
+      },
+    },
+    [TOKEN_PATH]: {
+      post: {
+        operationId: 'postToken', summary: 'Client-credentials grant: Basic header (or client_id/client_secret in the body) and grant_type=client_credentials.', security: [],
+        requestBody: {
+          required: true,
+          content: {
+            'application/x-www-form-urlencoded': { schema: { $ref: '#/components/schemas/tokenRequest' } },
+            'application/json': { schema: { $ref: '#/components/schemas/tokenRequest' } },
+          },
+        },
+        responses: {
+          200: { description: 'Access token.', content: { 'application/json': { schema: { $ref: '#/components/schemas/tokenResponse' } } } },
+          400: { description: 'OAuth error.', content: { 'application/json': { schema: { $ref: '#/components/schemas/oauthError' } } } },
+          401: { description: 'OAuth error.', content: { 'application/json': { schema: { $ref: '#/components/schemas/oauthError' } } } },
+        },
+      },
+    },
+    [AVAILABLE_CHANGE_VERSIONS_PATH]: {
+      get: {
+        operationId: 'getAvailableChangeVersions', summary: 'The oldest and newest change versions of the data store.',
+        parameters: [param('Use-Snapshot')],
+        responses: {
+          200: { description: 'Change versions.', content: { 'application/json': { schema: { $ref: '#/components/schemas/availableChangeVersions' } } } },
+          ...errorResponses([401, 404, 500]),
+        },
+      },
+    },
+  };
+  for (const r of resources) Object.assign(paths, resourcePaths(r));
+
+  const schemas: Record<string, Schema> = {};
+  for (const r of resources) schemas[schemaName(r.resourceName)] = resourceSchema(r);
+  Object.assign(schemas, referenceSchemas(model), {
+    problemDetails,
+    trackedChanges_deletedItem: {
+      type: 'object', required: ['id', 'changeVersion', 'keyValues'],
+      properties: { id: { type: 'string' }, changeVersion: { type: 'integer', format: 'int64' }, keyValues: { type: 'object', description: 'Natural-key values keyed by query-parameter name.' } },
+    },
+    trackedChanges_keyChange: {
+      type: 'object', required: ['id', 'changeVersion', 'oldKeyValues', 'newKeyValues'],
+      properties: { id: { type: 'string' }, changeVersion: { type: 'integer', format: 'int64' }, oldKeyValues: { type: 'object' }, newKeyValues: { type: 'object' } },
+    },
+    availableChangeVersions: {
+      type: 'object', required: ['oldestChangeVersion', 'newestChangeVersion'],
+      properties: { oldestChangeVersion: { type: 'integer', format: 'int64' }, newestChangeVersion: { type: 'integer', format: 'int64' } },
+    },
+    tokenRequest: {
+      type: 'object',
+      properties: { grant_type: { type: 'string', enum: ['client_credentials'] }, client_id: { type: 'string' }, client_secret: { type: 'string' }, scope: { type: 'string' } },
+    },
+    tokenResponse: {
+      type: 'object', required: ['access_token', 'expires_in', 'token_type'],
+      properties: { access_token: { type: 'string' }, expires_in: { type: 'integer', description: 'Seconds; default 1800, configurable by the host.' }, token_type: { type: 'string', enum: ['bearer'] }, scope: { type: 'string' } },
+    },
+    oauthError: {
+      type: 'object', required: ['error'],
+      properties: { error: { type: 'string', enum: ['invalid_client', 'invalid_request', 'unsupported_grant_type', 'invalid_scope'] }, error_description: { type: 'string' } },
+    },
+    discovery: {
+      type: 'object', required: ['version', 'dataModels', 'urls'],
+      properties: {
+        version: { type: 'string' },
+        applicationName: { type: 'string' },
+        dataModels: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, version: { type: 'string' } } } },
+        urls: { type: 'object', additionalProperties: { type: 'string' } },
+      },
+    },
+  });
+
+  const problem = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/problemDetails' } } } });
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Education Data Store API: data',
+      version: '3',
+      description: `Resources of the core data model (model version ${version}). Generated from spec/model; do not edit.`,
+    },
+    servers: [{ url: '{baseUrl}', variables: { baseUrl: { default: 'http://localhost:8080/v7.3/api', description: 'Service origin, release segment and /api.' } } }],
+    security: [{ oauth2_client_credentials: [] }],
+    tags: resources.map((r) => ({ name: r.endpoint, description: r.description ?? `${r.resourceName} resources.` })),
+    paths,
+    components: {
+      securitySchemes: {
+        oauth2_client_credentials: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: TOKEN_PATH, scopes: {} } } },
+      },
+      parameters: {
+        offset: { name: 'offset', in: 'query', description: 'Number of items to skip.', schema: { type: 'integer', format: 'int32', minimum: 0 } },
+        limit: { name: 'limit', in: 'query', description: `Page size, 0 to ${PAGE_SIZE_MAXIMUM} (the host may lower the maximum). Omitted: the maximum.`, schema: { type: 'integer', format: 'int32', minimum: 0, maximum: PAGE_SIZE_MAXIMUM } },
+        MinChangeVersion: { name: 'MinChangeVersion', in: 'query', description: 'Inclusive lower bound on change version.', schema: { type: 'integer', format: 'int64' } },
+        MaxChangeVersion: { name: 'MaxChangeVersion', in: 'query', description: 'Inclusive upper bound on change version.', schema: { type: 'integer', format: 'int64' } },
+        totalCount: { name: 'totalCount', in: 'query', description: 'When true, the Total-Count header carries the number of matches ignoring paging.', schema: { type: 'boolean', default: false } },
+        'Use-Snapshot': { name: 'Use-Snapshot', in: 'header', description: 'Read from the configured snapshot. Writes are refused (405) while true.', schema: { type: 'boolean', default: false } },
+        'If-None-Match': { name: 'If-None-Match', in: 'header', description: 'An ETag; a match gives 304.', schema: { type: 'string' } },
+        'If-Match': { name: 'If-Match', in: 'header', description: 'An ETag; a mismatch gives 412.', schema: { type: 'string' } },
+        id: { name: 'id', in: 'path', required: true, description: 'Resource identifier.', schema: { type: 'string' } },
+      },
+      headers: {
+        ETag: { description: 'The quoted _etag value.', schema: { type: 'string' } },
+        'Total-Count': { description: 'Number of matches ignoring paging (with totalCount=true).', schema: { type: 'integer' } },
+        Location: { description: 'Absolute URL of the item.', schema: { type: 'string' } },
+      },
+      responses: {
+        Created: { description: 'Created.', headers: { Location: { $ref: '#/components/headers/Location' }, ETag: { $ref: '#/components/headers/ETag' } } },
+        Updated: { description: 'Updated.', headers: { Location: { $ref: '#/components/headers/Location' }, ETag: { $ref: '#/components/headers/ETag' } } },
+        Updated204: { description: 'Updated.', headers: { ETag: { $ref: '#/components/headers/ETag' } } },
+        NotModified: { description: 'Not modified (If-None-Match matched).' },
+        BadRequest: problem('Bad request: bad-request, data-validation-failed, key-change-not-supported, parameter-validation-failed, profile usage.'),
+        Unauthorized: problem('Authentication failed.'),
+        Forbidden: problem('Authorization denied.'),
+        NotFound: problem('Not found.'),
+        MethodNotAllowed: problem('Method not allowed.'),
+        Conflict: problem('Dependent item exists, unresolved reference or non-unique identity.'),
+        PreconditionFailed: problem('Optimistic lock failed.'),
+        UnsupportedMediaType: problem('Unsupported media type.'),
+        Error: problem('System error.'),
+      },
+      schemas,
+    },
+  };
+}

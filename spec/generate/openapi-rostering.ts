@@ -1,0 +1,166 @@
+import type { Schema } from './json-schema.js';
+
+/**
+ * The rostering read service's interface description: OneRoster 1.2-shaped reads under
+ * `/std/roster/rostering/v1p2`. The seed leaves the payloads "not shown"; the shapes follow the
+ * public 1.2 rostering standard as summarised in research/rostering.md §6.
+ */
+export const ROSTER_PREFIX = '/std/roster/rostering/v1p2';
+
+export const SCOPES = {
+  core: 'roster-core.readonly',
+  full: 'roster.readonly',
+  demographics: 'roster-demographics.readonly',
+} as const;
+
+/** Endpoint → backing type, collection key, single key, and the scope family that opens it. */
+export const ROSTER_ENDPOINTS = [
+  { endpoint: 'academicSessions', type: 'academicSession', collectionKey: 'academicSessions', singleKey: 'academicSession', scope: 'core' },
+  { endpoint: 'terms', type: 'academicSession', collectionKey: 'academicSessions', singleKey: 'academicSession', scope: 'core' },
+  { endpoint: 'gradingPeriods', type: 'academicSession', collectionKey: 'academicSessions', singleKey: 'academicSession', scope: 'core' },
+  { endpoint: 'classes', type: 'class', collectionKey: 'classes', singleKey: 'class', scope: 'core' },
+  { endpoint: 'courses', type: 'course', collectionKey: 'courses', singleKey: 'course', scope: 'core' },
+  { endpoint: 'enrollments', type: 'enrollment', collectionKey: 'enrollments', singleKey: 'enrollment', scope: 'core' },
+  { endpoint: 'orgs', type: 'org', collectionKey: 'orgs', singleKey: 'org', scope: 'core' },
+  { endpoint: 'schools', type: 'org', collectionKey: 'orgs', singleKey: 'org', scope: 'core' },
+  { endpoint: 'users', type: 'user', collectionKey: 'users', singleKey: 'user', scope: 'core' },
+  { endpoint: 'students', type: 'user', collectionKey: 'users', singleKey: 'user', scope: 'core' },
+  { endpoint: 'teachers', type: 'user', collectionKey: 'users', singleKey: 'user', scope: 'core' },
+  { endpoint: 'demographics', type: 'demographics', collectionKey: 'demographics', singleKey: 'demographics', scope: 'demographics' },
+] as const;
+
+const str = { type: 'string' };
+const date = { type: 'string', format: 'date' };
+const boolString = { type: 'string', enum: ['true', 'false'] };
+const guidRef = (type: string) => ({
+  type: 'object', required: ['href', 'sourcedId', 'type'],
+  properties: { href: str, sourcedId: str, type: { type: 'string', enum: [type] } },
+});
+const base = (required: string[], properties: Record<string, Schema>): Schema => ({
+  type: 'object',
+  required: ['sourcedId', 'status', 'dateLastModified', ...required],
+  properties: {
+    sourcedId: str,
+    status: { type: 'string', enum: ['active', 'tobedeleted'] },
+    dateLastModified: { type: 'string', format: 'date-time' },
+    metadata: { type: 'object' },
+    ...properties,
+  },
+});
+
+const TYPES: Record<string, Schema> = {
+  academicSession: base(['title', 'startDate', 'endDate', 'type', 'schoolYear'], {
+    title: str, startDate: date, endDate: date,
+    type: { type: 'string', enum: ['gradingPeriod', 'semester', 'schoolYear', 'term'] },
+    parent: guidRef('academicSession'), children: { type: 'array', items: guidRef('academicSession') },
+    schoolYear: { type: 'string', pattern: '^\\d{4}$' },
+  }),
+  class: base(['title', 'course', 'school', 'terms'], {
+    title: str, classCode: str, classType: { type: 'string', enum: ['homeroom', 'scheduled'] }, location: str,
+    grades: { type: 'array', items: str }, subjects: { type: 'array', items: str },
+    course: guidRef('course'), school: guidRef('org'), terms: { type: 'array', minItems: 1, items: guidRef('academicSession') },
+    subjectCodes: { type: 'array', items: str }, periods: { type: 'array', items: str },
+  }),
+  course: base(['title', 'courseCode'], {
+    title: str, schoolYear: guidRef('academicSession'), courseCode: str,
+    grades: { type: 'array', items: str }, subjects: { type: 'array', items: str }, org: guidRef('org'),
+  }),
+  demographics: base([], {
+    birthDate: date, sex: { type: 'string', enum: ['male', 'female', 'unspecified', 'other'] },
+    americanIndianOrAlaskaNative: boolString, asian: boolString, blackOrAfricanAmerican: boolString,
+    nativeHawaiianOrOtherPacificIslander: boolString, white: boolString, demographicRaceTwoOrMoreRaces: boolString,
+    hispanicOrLatinoEthnicity: boolString, countryOfBirthCode: str, stateOfBirthAbbreviation: str, cityOfBirth: str,
+  }),
+  enrollment: base(['user', 'class', 'school', 'role'], {
+    user: guidRef('user'), class: guidRef('class'), school: guidRef('org'),
+    role: { type: 'string', enum: ['administrator', 'proctor', 'student', 'teacher'] },
+    primary: boolString, beginDate: date, endDate: date,
+  }),
+  org: base(['name', 'type', 'identifier'], {
+    name: str, type: { type: 'string', enum: ['department', 'district', 'local', 'national', 'school', 'state'] },
+    identifier: str, parent: guidRef('org'), children: { type: 'array', items: guidRef('org') },
+  }),
+  user: base(['enabledUser', 'givenName', 'familyName', 'roles'], {
+    userMasterIdentifier: str, username: str,
+    userIds: { type: 'array', items: { type: 'object', required: ['type', 'identifier'], properties: { type: str, identifier: str } } },
+    enabledUser: boolString, givenName: str, familyName: str, middleName: str,
+    preferredFirstName: str, preferredMiddleName: str, preferredLastName: str,
+    roles: {
+      type: 'array', minItems: 1,
+      items: {
+        type: 'object', required: ['roleType', 'role', 'org'],
+        properties: {
+          roleType: { type: 'string', enum: ['primary', 'secondary'] },
+          role: { type: 'string', enum: ['aide', 'counselor', 'districtAdministrator', 'guardian', 'parent', 'principal', 'proctor', 'relative', 'siteAdministrator', 'student', 'systemAdministrator', 'teacher'] },
+          org: guidRef('org'), beginDate: date, endDate: date,
+        },
+      },
+    },
+    identifier: str, email: str, grades: { type: 'array', items: str },
+  }),
+};
+
+const statusInfo: Schema = {
+  type: 'object',
+  required: ['stdx_codeMajor', 'stdx_severity'],
+  properties: {
+    stdx_codeMajor: { type: 'string', enum: ['success', 'processing', 'failure', 'unsupported'] },
+    stdx_severity: { type: 'string', enum: ['status', 'warning', 'error'] },
+    stdx_description: str,
+    stdx_codeMinor: str,
+  },
+};
+
+export function buildRosteringDocument(): Schema {
+  const q = (name: string, schema: Schema, description: string) => ({ name, in: 'query', description, schema });
+  const listParams = [
+    q('limit', { type: 'integer', minimum: 1, default: 100 }, 'Page size (default 100).'),
+    q('offset', { type: 'integer', minimum: 0, default: 0 }, 'Number of records to skip.'),
+    q('sort', str, 'Field to sort by.'),
+    q('orderBy', { type: 'string', enum: ['asc', 'desc'] }, 'Sort direction.'),
+    q('filter', str, "Filter expression: field, operator (= != > >= < <= ~) and quoted value, joined by AND / OR."),
+    q('fields', str, 'Comma-separated list of fields to return.'),
+  ];
+  const failure = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/stdx_StatusInfo' } } } });
+  const paths: Record<string, Schema> = {};
+  for (const e of ROSTER_ENDPOINTS) {
+    const scopes = e.scope === 'demographics' ? [SCOPES.demographics] : [SCOPES.core, SCOPES.full];
+    const security = scopes.map((s) => ({ bearer: [s] }));
+    const typeRef = { $ref: `#/components/schemas/${e.type}` };
+    paths[`${ROSTER_PREFIX}/${e.endpoint}`] = {
+      get: {
+        operationId: `getAll${e.endpoint.charAt(0).toUpperCase()}${e.endpoint.slice(1)}`,
+        summary: `Reads ${e.endpoint}.`, security, parameters: listParams,
+        responses: {
+          200: { description: 'The records.', content: { 'application/json': { schema: { type: 'object', required: [e.collectionKey], properties: { [e.collectionKey]: { type: 'array', items: typeRef } } } } } },
+          400: failure('Invalid query parameter.'), 401: failure('A token check failed.'), 404: failure('Unknown tenant.'), 500: failure('Server error.'),
+        },
+      },
+    };
+    paths[`${ROSTER_PREFIX}/${e.endpoint}/{sourcedId}`] = {
+      get: {
+        operationId: `get${e.type.charAt(0).toUpperCase()}${e.type.slice(1)}From${e.endpoint.charAt(0).toUpperCase()}${e.endpoint.slice(1)}`,
+        summary: `Reads one of ${e.endpoint}.`, security,
+        parameters: [{ name: 'sourcedId', in: 'path', required: true, schema: str }],
+        responses: {
+          200: { description: 'The record.', content: { 'application/json': { schema: { type: 'object', required: [e.singleKey], properties: { [e.singleKey]: typeRef } } } } },
+          401: failure('A token check failed.'), 404: failure('Unknown record or tenant.'), 500: failure('Server error.'),
+        },
+      },
+    };
+  }
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Rostering read service',
+      version: '1.2',
+      description: 'OneRoster 1.2-shaped reads over the education data store. Tokens come from the data API token endpoint (RS256). Path shapes: {base}, {base}/<context>, {base}/<tenant>, {base}/<tenant>/<context> before the prefix. Generated; do not edit.',
+    },
+    servers: [{ url: '{baseUrl}', variables: { baseUrl: { default: 'http://localhost:8081' } } }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      schemas: { ...TYPES, stdx_StatusInfo: statusInfo },
+    },
+  };
+}
