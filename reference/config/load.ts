@@ -87,7 +87,8 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     tokenLifetimeSeconds: config.tokenLifetimeSeconds ?? 1800,
     pageSizeLimit: config.pageSizeLimit ?? 500,
     schoolYears: config.schoolYears ?? { min: 1991, max: 2050 },
-    issuer: config.issuer ?? {},
+    // The issuer key may come from the environment, so that test harnesses can sign tokens too.
+    issuer: { ...(config.issuer ?? {}), ...(process.env.REFERENCE_ISSUER_PRIVATE_KEY_PEM ? { privateKeyPem: process.env.REFERENCE_ISSUER_PRIVATE_KEY_PEM } : {}) },
     clients,
     ...(config.admin ? { admin: { key: config.admin.key, secretHash: hashSecret(config.admin.secret) } } : {}),
     demoData: config.demoData ?? false,

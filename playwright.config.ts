@@ -1,0 +1,47 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { defineConfig } from '@playwright/test';
+import { isEmbeddedReference, target } from './suites/_harness/target.js';
+
+/**
+ * Conformance suites against the deployment named by TARGET (a target file), by default the
+ * embedded reference, which Playwright starts itself.
+ */
+if (isEmbeddedReference) {
+  // One issuer key per run, shared by the reference (which signs with it) and the suites
+  // (which craft expired or foreign tokens with it). Set in the main process; workers inherit it.
+  process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM ??= generateKeyPairSync('rsa', { modulusLength: 2048 })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+}
+
+const coverage = process.env.REFERENCE_COVERAGE === '1';
+
+export default defineConfig({
+  testDir: './suites',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: process.env.CI ? 2 : undefined,
+  timeout: 30_000,
+  globalSetup: './suites/_harness/global-setup.ts',
+  metadata: { target: target.name },
+  reporter: [
+    [process.env.CI ? 'dot' : 'list'],
+    ['./suites/_harness/reporter/conformance-reporter.ts', { outputDir: 'reports' }],
+    ['junit', { outputFile: 'reports/junit.xml' }],
+    ['html', { outputFolder: 'reports/playwright', open: 'never' }],
+  ],
+  use: { extraHTTPHeaders: { Accept: 'application/json' } },
+  webServer: isEmbeddedReference
+    ? {
+        command: `${coverage ? 'npx c8 --reporter=text-summary --reporter=html --report-dir=coverage ' : ''}npx tsx reference/main.ts --config reference/config/conformance.json`,
+        url: `${target.dataApi.baseUrl}/`,
+        reuseExistingServer: false,
+        timeout: 60_000,
+        gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+        env: { REFERENCE_ISSUER_PRIVATE_KEY_PEM: process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM ?? '' },
+        stdout: 'ignore',
+        stderr: 'pipe',
+      }
+    : undefined,
+});

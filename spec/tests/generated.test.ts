@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { test } from 'node:test';
+import { Ajv } from 'ajv';
+import { OpenAPIBackend } from 'openapi-backend';
+
+/** The generated and hand-kept files of spec/ are valid and consistent with one another. */
+const read = (p: string) => JSON.parse(readFileSync(new URL(`../${p}`, import.meta.url), 'utf8'));
+const ajv = new Ajv({ strict: false, allErrors: true });
+
+for (const doc of ['openapi/data-api.json', 'openapi/rostering.json']) {
+  test(`${doc} is a valid OpenAPI document`, async () => {
+    const api = new OpenAPIBackend({ definition: read(doc) });
+    await api.loadDocument();
+    assert.doesNotThrow(() => api.validateDefinition());
+  });
+}
+
+test('the data-API document carries the seed interface-description extensions', () => {
+  const schemas = read('openapi/data-api.json').components.schemas;
+  assert.equal(schemas.core_AcademicWeek.properties.weekIdentifier['x-Core-isIdentity'], true);
+  assert.equal(schemas.core_ClassPeriod['x-Core-isUpdatable'], true);
+  assert.equal(schemas.core_AccountabilityRating.properties.ratingDate['x-nullable'], true);
+  assert.equal(schemas.core_CourseTranscript.properties.alternativeCourseCode['x-Core-isDeprecated'], true);
+  assert.ok(schemas.core_CourseTranscript.properties.alternativeCourseCode['x-Core-deprecatedReasons'].length);
+});
+
+const rules = readdirSync(new URL('../rules/', import.meta.url)).filter((f) => f.endsWith('.rules.json')).flatMap((f) => read(`rules/${f}`).rules as { id: string; problemType?: string }[]);
+
+test('the rule catalog files follow their schema and ids are unique', () => {
+  const validate = ajv.compile(read('schemas/rule-catalog.schema.json'));
+  for (const f of readdirSync(new URL('../rules/', import.meta.url)).filter((x) => x.endsWith('.rules.json'))) {
+    assert.ok(validate(read(`rules/${f}`)), `${f}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
+  }
+  const ids = rules.map((r) => r.id);
+  assert.equal(new Set(ids).size, ids.length);
+  assert.ok(ids.length > 150, `only ${ids.length} rules`);
+});
+
+test('every problem type a rule names is registered', () => {
+  const registry = read('errors/problem-types.json');
+  assert.ok(ajv.compile(read('schemas/problem-types.schema.json'))(registry));
+  const suffixes = new Set(registry.problemTypes.map((p: { suffix: string }) => p.suffix));
+  for (const r of rules) if (r.problemType) assert.ok(suffixes.has(r.problemType), `${r.id}: ${r.problemType}`);
+});

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { expect, type APIResponse } from '@playwright/test';
+import { Ajv } from 'ajv';
+import { target } from './target.js';
+
+/** The problem-details schema of the interface description (spec/openapi/data-api.json). */
+const document = JSON.parse(readFileSync(new URL('../../spec/openapi/data-api.json', import.meta.url), 'utf8')) as {
+  components: { schemas: { problemDetails: object } };
+};
+const validateProblem = new Ajv({ strict: false, allErrors: true }).compile(document.components.schemas.problemDetails);
+
+const registry = JSON.parse(readFileSync(new URL('../../spec/errors/problem-types.json', import.meta.url), 'utf8')) as {
+  problemTypes: { suffix: string; title: string; status: number }[];
+};
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  correlationId: string;
+  validationErrors?: Record<string, string[]>;
+  errors?: string[];
+}
+
+/**
+ * Asserts a problem-details response: the status, the JSON content type, the body shape, and the
+ * `type` (target's prefix + suffix) and `title` the registry gives that suffix. Returns the body.
+ */
+export async function expectProblem(res: APIResponse, suffix: string): Promise<ProblemBody> {
+  const entry = registry.problemTypes.find((p) => p.suffix === suffix);
+  if (!entry) throw new Error(`expectProblem: '${suffix}' is not a registered problem type`);
+  const text = await res.text();
+  expect(res.status(), `status of ${res.url()}; body: ${text.slice(0, 500)}`).toBe(entry.status);
+  expect(res.headers()['content-type'] ?? '', 'problem content type').toMatch(/^application\/(problem\+)?json/);
+  const body = JSON.parse(text) as ProblemBody;
+  expect(validateProblem(body), `problem-details shape: ${JSON.stringify(validateProblem.errors)}`).toBe(true);
+  expect(body.type).toBe(`${target.dataApi.errorTypePrefix}${suffix}`);
+  expect(body.title).toBe(entry.title);
+  expect(body.status).toBe(entry.status);
+  return body;
+}

@@ -1,0 +1,41 @@
+import type { ConformanceReport, RuleResult } from './types.js';
+
+/** A self-contained page (no external assets): verdict, counts, failing rules first with evidence. */
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const ORDER: Record<string, number> = { fail: 0, untested: 1, 'known-deviation': 2, 'not-applicable': 3, pass: 4 };
+
+function ruleRow(r: RuleResult): string {
+  const tests = r.tests.map((t) => `<li class="${t.outcome}"><code>${esc(t.file)}:${t.line}</code> ${esc(t.title)} — <b>${t.outcome}</b>${t.notApplicable ? ` (${esc(t.notApplicable)})` : ''}${t.error ? `<pre>${esc(t.error)}</pre>` : ''}</li>`).join('');
+  return `<tr class="${r.verdict}" data-verdict="${r.verdict}"><td><span class="chip ${r.verdict}">${r.verdict}</span></td><td>${r.level}</td><td><code>${esc(r.id)}</code><div class="stmt">${esc(r.statement)}</div><div class="src">${esc(r.source.document)} — ${esc(r.source.section)}</div>${tests ? `<ul>${tests}</ul>` : ''}</td></tr>`;
+}
+
+export function renderHtml(report: ConformanceReport): string {
+  const rules = [...report.rules].sort((a, b) => ORDER[a.verdict] - ORDER[b.verdict] || (a.level === b.level ? a.id.localeCompare(b.id) : a.level === 'MUST' ? -1 : 1));
+  const counts = (c: Record<string, number>) => Object.entries(c).map(([k, v]) => `<span class="chip ${k}">${k} ${v}</span>`).join(' ');
+  const families = Object.entries(report.summary.byFamily).sort().map(([f, c]) => `<tr><td>${esc(f)}</td><td>${counts(c as unknown as Record<string, number>)}</td></tr>`).join('');
+  const section = (service: string, title: string) => {
+    const rows = rules.filter((r) => r.service === service);
+    return rows.length ? `<h2>${title}</h2><table class="rules"><thead><tr><th>Verdict</th><th>Level</th><th>Rule</th></tr></thead><tbody>${rows.map(ruleRow).join('')}</tbody></table>` : '';
+  };
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Conformance: ${esc(report.target.name)}</title>
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}
+h1 .verdict{padding:.1em .5em;border-radius:.3em;color:#fff}
+.verdict.conformant{background:#2a7}.verdict.not-conformant{background:#c33}.verdict.incomplete{background:#d90}
+.chip{display:inline-block;padding:0 .4em;border-radius:.3em;font-size:12px;background:#eee}
+.chip.pass{background:#cfe9d9}.chip.fail{background:#f6caca}.chip.untested{background:#fde9b8}.chip.not-applicable{background:#e3e3e3}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.3em;text-align:left;vertical-align:top}
+.stmt{margin:.2em 0}.src{color:#777;font-size:12px}pre{background:#fff4f4;padding:.5em;white-space:pre-wrap}
+</style></head><body>
+<h1>Conformance of <code>${esc(report.target.name)}</code>: <span class="verdict ${report.summary.verdict}" id="verdict">${report.summary.verdict}</span></h1>
+<p>${esc(report.target.dataApiBaseUrl)} · suite ${esc(report.suiteVersion)} · spec ${esc(report.specHash.slice(0, 12))} · ${esc(report.timestamp)}</p>
+<p>Tests: ${report.summary.tests.passed} passed, ${report.summary.tests.failed} failed, ${report.summary.tests.skipped} skipped.</p>
+<h2>By level</h2><table><tr><td>MUST</td><td id="must-counts">${counts(report.summary.byLevel.MUST as unknown as Record<string, number>)}</td></tr><tr><td>SHOULD</td><td>${counts(report.summary.byLevel.SHOULD as unknown as Record<string, number>)}</td></tr></table>
+<h2>By family</h2><table>${families}</table>
+${section('data-api', 'Data API rules')}
+${section('rostering', 'Rostering rules')}
+</body></html>
+`;
+}

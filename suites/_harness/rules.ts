@@ -1,0 +1,22 @@
+import type { TestDetails } from '@playwright/test';
+import { catalog } from './catalog.js';
+
+/**
+ * Tags a test with the rules it checks: `test(title, rule('data.etag.if-none-match-match-304'), body)`.
+ * The first id is the rule the test exists for. An unknown id throws while the suite loads, so a
+ * test can never cite a rule that is not in the catalog.
+ */
+export function rule(primary: string, ...incidental: string[]): TestDetails {
+  const ids = [primary, ...incidental];
+  const tags = new Set<string>();
+  for (const id of ids) {
+    const r = catalog.get(id);
+    if (!r) throw new Error(`rule(): unknown rule id '${id}' (not in spec/rules/*.rules.json)`);
+    tags.add(`@${r.level.toLowerCase()}`);
+    tags.add(`@${id.split('.').slice(0, 2).join('.')}`);
+  }
+  return {
+    tag: [...tags],
+    annotation: ids.map((id) => ({ type: 'rule', description: id })),
+  };
+}

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import type { ClientCredentials, Target } from '../targets/types.js';
+
+/** The deployment under test, from the file named by TARGET (default: the embedded reference). */
+export const DEFAULT_TARGET = fileURLToPath(new URL('../targets/reference.json', import.meta.url));
+export const targetFile = process.env.TARGET || DEFAULT_TARGET;
+export const isEmbeddedReference = !process.env.TARGET || targetFile === DEFAULT_TARGET;
+
+export interface ResolvedTarget extends Target {
+  dataApi: Required<Target['dataApi']>;
+  testData: { namespacePrefix: string };
+  /** `{base_url}/data/v3/<segment>` */
+  dataRoot: string;
+}
+
+export function loadTarget(file = targetFile): ResolvedTarget {
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as Target;
+  const schema = JSON.parse(readFileSync(new URL('../../spec/schemas/target.schema.json', import.meta.url), 'utf8')) as object;
+  const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
+  if (!validate(raw)) throw new Error(`target ${file} is invalid: ${(validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`).join('; ')}`);
+  const dataApi = {
+    namespaceSegment: 'core',
+    errorTypePrefix: 'urn:core:api:',
+    mediaTypeVendor: 'core',
+    pageSizeMaximum: 500,
+    ...raw.dataApi,
+    baseUrl: raw.dataApi.baseUrl.replace(/\/$/, ''),
+  };
+  return {
+    ...raw,
+    dataApi,
+    testData: { namespacePrefix: raw.testData?.namespacePrefix ?? 'uri://conformance.test' },
+    dataRoot: `${dataApi.baseUrl}/data/v3/${dataApi.namespaceSegment}`,
+  };
+}
+
+/** Literal credentials, or the named environment variables; undefined when not available. */
+export function credentials(c: ClientCredentials | undefined): { key: string; secret: string } | undefined {
+  if (!c) return undefined;
+  const key = c.key ?? (c.keyEnv ? process.env[c.keyEnv] : undefined);
+  const secret = c.secret ?? (c.secretEnv ? process.env[c.secretEnv] : undefined);
+  return key && secret ? { key, secret } : undefined;
+}
+
+export const target = loadTarget();

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { SignJWT, decodeJwt, importPKCS8 } from 'jose';
+import { test, expect, target } from '../_harness/fixtures.js';
+import { expectProblem } from '../_harness/problem.js';
+import { rule } from '../_harness/rules.js';
+import { sharedTokens } from '../_harness/tokens.js';
+
+/** Bearer authentication of data requests: the seed's four 401 cases. */
+const resource = 'academicSubjectDescriptors';
+
+test.describe('Authorization: Bearer on data requests', () => {
+  test('answers 401 with an errors entry when the Authorization header is missing', rule('data.authentication.missing-authorization-401', 'data.authentication.errors-entry-wording'), async ({ anon }) => {
+    const body = await expectProblem(await anon.get(resource), 'security:authentication');
+    expect(body.errors).toEqual(['Authorization header is missing.']);
+  });
+
+  test('answers 401 when the scheme is not Bearer', rule('data.authentication.non-bearer-scheme-401'), async ({ anon }) => {
+    const body = await expectProblem(await anon.get(resource, { Authorization: 'Basic YTpi' }), 'security:authentication');
+    expect(body.errors?.length).toBe(1);
+  });
+
+  test('answers 401 when the bearer token is blank', rule('data.authentication.blank-bearer-token-401'), async ({ anon }) => {
+    const body = await expectProblem(await anon.get(resource, { Authorization: 'Bearer ' }), 'security:authentication');
+    expect(body.errors?.length).toBe(1);
+  });
+
+  test('answers 401 for a token the issuer never issued', rule('data.authentication.invalid-token-401'), async ({ anon }) => {
+    const body = await expectProblem(await anon.get(resource, { Authorization: 'Bearer not-a-real-token-0123456789' }), 'security:authentication');
+    expect(body.errors?.length).toBe(1);
+  });
+
+  test('accepts a valid token from the token endpoint', rule('data.authentication.valid-token-accepted'), async ({ api }) => {
+    const res = await api.get(`${resource}?limit=1`);
+    expect(res.status()).toBe(200);
+    expect(Array.isArray(await res.json())).toBe(true);
+  });
+
+  test('answers 401 for an expired token', rule('data.authentication.expired-token-401'), async ({ anon }) => {
+    const cap = target.capabilities?.issuerSigningKey;
+    const pem = cap?.pemEnv ? process.env[cap.pemEnv] : cap?.pemFile ? readFileSync(cap.pemFile, 'utf8') : undefined;
+    test.info().annotations.push(...(pem ? [] : [{ type: 'not-applicable', description: 'needs capability issuerSigningKey to sign an expired token' }]));
+    test.skip(!pem, 'not applicable: needs capability issuerSigningKey');
+    // The same claims as a real token, re-signed with an expiry in the past.
+    const claims = decodeJwt(sharedTokens().primary);
+    const past = Math.floor(Date.now() / 1000) - 600;
+    const expired = await new SignJWT({ ...claims, iat: past - 1800, exp: past })
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+      .sign(await importPKCS8(pem!, 'RS256'));
+    const body = await expectProblem(await anon.get(resource, { Authorization: `Bearer ${expired}` }), 'security:authentication');
+    expect(body.errors?.length).toBe(1);
+  });
+});
