@@ -5,7 +5,8 @@ import { Ajv } from 'ajv';
 import { OpenAPIBackend } from 'openapi-backend';
 
 /** The generated and hand-kept files of spec/ are valid and consistent with one another. */
-const read = (p: string) => JSON.parse(readFileSync(new URL(`../${p}`, import.meta.url), 'utf8'));
+// JSON of several shapes; the assertions below check what they use.
+const read = (p: string): any => JSON.parse(readFileSync(new URL(`../${p}`, import.meta.url), "utf8"));
 const ajv = new Ajv({ strict: false, allErrors: true });
 
 for (const doc of ['openapi/data-api.json', 'openapi/rostering.json']) {
@@ -39,7 +40,8 @@ test('the rule catalog files follow their schema and ids are unique', () => {
 
 test('every problem type a rule names is registered', () => {
   const registry = read('errors/problem-types.json');
-  assert.ok(ajv.compile(read('schemas/problem-types.schema.json'))(registry));
+  const valid = ajv.compile(read('schemas/problem-types.schema.json'))(registry);
+  assert.ok(valid, 'problem-types.json follows its schema');
   const suffixes = new Set(registry.problemTypes.map((p: { suffix: string }) => p.suffix));
   for (const r of rules) if (r.problemType) assert.ok(suffixes.has(r.problemType), `${r.id}: ${r.problemType}`);
 });
