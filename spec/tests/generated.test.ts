@@ -39,7 +39,7 @@ test('the rule catalog files follow their schema and ids are unique', () => {
 });
 
 test('every problem type a rule names is registered', () => {
-  const registry = read('errors/problem-types.json');
+  const registry: { problemTypes: { suffix: string }[] } = read('errors/problem-types.json');
   const valid = ajv.compile(read('schemas/problem-types.schema.json'))(registry);
   assert.ok(valid, 'problem-types.json follows its schema');
   const suffixes = new Set(registry.problemTypes.map((p: { suffix: string }) => p.suffix));
