@@ -39,7 +39,10 @@ export default defineConfig({
         reuseExistingServer: false,
         timeout: 60_000,
         gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
-        env: { REFERENCE_ISSUER_PRIVATE_KEY_PEM: process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM ?? '' },
+        env: {
+          REFERENCE_ISSUER_PRIVATE_KEY_PEM: process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM ?? '',
+          ...(process.env.REFERENCE_PORT ? { REFERENCE_PORT: process.env.REFERENCE_PORT } : {}),
+        },
         stdout: 'ignore',
         stderr: 'pipe',
       }

@@ -9,13 +9,16 @@ import type { ReferenceConfig } from './config/types.js';
 import { createDataApiApp } from './data-api/app.js';
 import { RequestValidator } from './data-api/validator.js';
 import { Issuer } from './security/issuer.js';
-import { DataStore } from './store/store.js';
+import { DEFAULT_CONNECTION_STRING, StoreRegistry } from './store/registry.js';
+import type { DataStore } from './store/store.js';
 
 /** A running reference: its URLs, its parts for in-process use (benchmarks, tests), and close(). */
 export interface RunningReference {
   settings: Settings;
   dataApiBaseUrl: string;
   store: DataStore;
+  /** Every data store of the process, by connection string. */
+  stores: StoreRegistry;
   issuer: Issuer;
   close: () => Promise<void>;
 }
@@ -28,7 +31,8 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
   const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const validator = new RequestValidator(document);
   await validator.init();
-  const store = new DataStore(model);
+  const stores = new StoreRegistry(model);
+  const store = stores.open(DEFAULT_CONNECTION_STRING);
 
   const host = settings.host;
   const dataServer = await listen(settings.port, host);
@@ -55,6 +59,7 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
     settings,
     dataApiBaseUrl,
     store,
+    stores,
     issuer,
     close: () => new Promise<void>((resolve) => { dataServer.closeAllConnections(); dataServer.close(() => resolve()); }),
   };

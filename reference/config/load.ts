@@ -80,7 +80,8 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     keys.add(c.key);
   }
   return {
-    port: config.port ?? 8080,
+    // REFERENCE_PORT lets several runs (or a harness) place the reference without a new file.
+    port: process.env.REFERENCE_PORT ? Number(process.env.REFERENCE_PORT) : config.port ?? 8080,
     rosteringPort: config.rosteringPort ?? 8081,
     host: config.host ?? '127.0.0.1',
     basePath: (config.basePath ?? '/v7.3/api').replace(/\/$/, ''),

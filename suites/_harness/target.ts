@@ -20,6 +20,10 @@ export function loadTarget(file = targetFile): ResolvedTarget {
   const schema = JSON.parse(readFileSync(new URL('../../spec/schemas/target.schema.json', import.meta.url), 'utf8')) as object;
   const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
   if (!validate(raw)) throw new Error(`target ${file} is invalid: ${(validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`).join('; ')}`);
+  // The embedded reference may be placed on another port (REFERENCE_PORT) so runs can coexist.
+  if (file === DEFAULT_TARGET && process.env.REFERENCE_PORT) {
+    raw.dataApi.baseUrl = raw.dataApi.baseUrl.replace(/:\d+\//, `:${process.env.REFERENCE_PORT}/`);
+  }
   const dataApi = {
     namespaceSegment: 'core',
     errorTypePrefix: 'urn:core:api:',
