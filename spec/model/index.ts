@@ -15,7 +15,8 @@ const files = readdirSync(dir).filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.
 const defs: ResourceDef[] = [];
 const abstracts: AbstractDef[] = [];
 for (const file of files) {
-  const mod = (await import(new URL(`./resources/${file.replace(/\.ts$/, '.js')}`, import.meta.url).href)) as Record<string, unknown>;
+  // The file itself (.ts): both tsx and Playwright's loader import TypeScript directly.
+  const mod = (await import(new URL(`./resources/${file}`, import.meta.url).href)) as Record<string, unknown>;
   for (const value of Object.values(mod)) {
     if (isAbstract(value)) abstracts.push(value);
     else if (isResource(value)) defs.push(value);
