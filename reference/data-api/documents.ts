@@ -1,5 +1,6 @@
 import type { Fields } from '../../spec/model/dsl.js';
 import type { CompiledModel } from '../../spec/model/compiled.js';
+import { stringifyExact } from '../http/exact-json.js';
 import type { StoredRecord } from '../store/store.js';
 
 /**
@@ -12,6 +13,10 @@ export function prune(model: CompiledModel, fields: Fields, value: Record<string
   for (const [name, f] of Object.entries(fields)) {
     const v = value[name];
     if (v === null || v === undefined) continue;
+    // Values of the wrong shape are reported by schema validation; here they are only skipped.
+    const isObject = typeof v === 'object' && !Array.isArray(v);
+    if ((f.kind === 'reference' || f.kind === 'object') && !isObject) continue;
+    if (f.kind === 'collection' && !Array.isArray(v)) continue;
     switch (f.kind) {
       case 'reference': {
         const shape = referenceProperties(model, f.target);
@@ -21,7 +26,7 @@ export function prune(model: CompiledModel, fields: Fields, value: Record<string
         break;
       }
       case 'collection':
-        out[name] = (v as Record<string, unknown>[]).map((item) => prune(model, f.item, item));
+        out[name] = (v as unknown[]).map((item) => (item && typeof item === 'object' && !Array.isArray(item) ? prune(model, f.item, item as Record<string, unknown>) : {}));
         break;
       case 'object':
         out[name] = prune(model, f.fields, v as Record<string, unknown>);
@@ -58,5 +63,5 @@ export function sameDocument(a: unknown, b: unknown): boolean {
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).sort().join(',')}]`;
   if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
-  return JSON.stringify(v);
+  return stringifyExact(v);
 }

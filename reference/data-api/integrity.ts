@@ -1,4 +1,5 @@
 import type { CompiledModel, CompiledResource, CompiledReference } from '../../spec/model/compiled.js';
+import { stringifyExact } from '../http/exact-json.js';
 import { Problem } from '../http/problems.js';
 import type { DataStore, StoredRecord } from '../store/store.js';
 import { expandPaths } from '../store/json-path.js';
@@ -14,7 +15,7 @@ export function checkUnification(resource: CompiledResource, doc: Record<string,
   const errors: Record<string, string[]> = {};
   for (const eq of resource.equalities) {
     const found = eq.paths.flatMap((p) => expandPaths(doc, p)).filter((x) => x.value !== undefined && x.value !== null);
-    const distinct = [...new Set(found.map((x) => JSON.stringify(x.value)))];
+    const distinct = [...new Set(found.map((x) => stringifyExact(x.value)))];
     if (distinct.length > 1) {
       const message = `All values supplied for '${eq.name}' must match. Review all references (including those higher up in the resource's data) and align the following conflicting values: ${distinct.map((v) => `'${JSON.parse(v)}'`).join(', ')}`;
       for (const x of found) (errors[x.path] ??= []).push(message);

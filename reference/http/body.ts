@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { parseExact } from './exact-json.js';
 import { Problem } from './problems.js';
 
 /** Largest request body the reference reads (larger bodies are refused, never buffered). */
@@ -42,10 +43,10 @@ export async function readText(ctx: Context): Promise<string> {
   return text;
 }
 
-/** Parses JSON text; a syntax error is a bad request naming where parsing stopped. */
+/** Parses JSON text (integers exact, see exact-json.ts); a syntax error is a bad request naming where parsing stopped. */
 export function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseExact(text);
   } catch (err) {
     throw new Problem('bad-request', { errors: [`The request body could not be parsed as JSON: ${(err as Error).message}`] });
   }

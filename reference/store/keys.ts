@@ -1,4 +1,5 @@
 import type { CompiledResource } from '../../spec/model/compiled.js';
+import { stringifyExact } from '../http/exact-json.js';
 import { getPath } from './json-path.js';
 
 /** Values of the natural key, keyed by query-parameter name (the `/deletes` keyValues shape). */
@@ -18,5 +19,5 @@ export function naturalKey(resource: CompiledResource, doc: Record<string, unkno
 
 /** The canonical key string of identity values given in identity order. */
 export function naturalKeyOfValues(resource: CompiledResource, values: unknown[]): string {
-  return JSON.stringify(values.map((v, i) => (typeof v === 'string' && (resource.isDescriptor || resource.identity[i].kind === 'descriptor') ? v.toLowerCase() : v)));
+  return stringifyExact(values.map((v, i) => (typeof v === 'string' && (resource.isDescriptor || resource.identity[i].kind === 'descriptor') ? v.toLowerCase() : v)));
 }

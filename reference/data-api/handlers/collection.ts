@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { CompiledResource } from '../../../spec/model/compiled.js';
 import { operationIds } from '../../../spec/generate/openapi-data.js';
+import { stringifyExact } from '../../http/exact-json.js';
 import { Problem } from '../../http/problems.js';
 import { getPath } from '../../store/json-path.js';
 import type { DataApi } from '../context.js';
@@ -24,7 +25,7 @@ export interface Paging {
  * validated by openapi-backend against the operation's parameters; unknown names, repeated
  * names and out-of-range paging give 400.
  */
-export function readQuery(api: DataApi, ctx: Context, operationId: string, allowed: string[]): { paging: Paging; filters: Record<string, unknown> } {
+export function readQuery(api: DataApi, ctx: Context, operationId: string, allowed: string[]): { paging: Paging; filters: Record<string, unknown>; raw: Record<string, string> } {
   const canonical = new Map(allowed.map((n) => [n.toLowerCase(), n]));
   const query: Record<string, string> = {};
   const problems: string[] = [];
@@ -55,7 +56,7 @@ export function readQuery(api: DataApi, ctx: Context, operationId: string, allow
   if (problems.length) throw new Problem('bad-request:parameter-validation-failed', { detail: 'The request construction was invalid.', errors: [...new Set(problems)] });
   const filters: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(typed)) if (!COMMON.includes(name)) filters[name] = value;
-  return { paging, filters };
+  return { paging, filters, raw: query };
 }
 
 /** One page of items plus the Total-Count header when asked for (decisions #13). */
@@ -64,7 +65,7 @@ export function sendPage<T>(ctx: Context, items: T[], paging: Paging, toJson: (i
   const page = items.slice(paging.offset, paging.offset + paging.limit);
   ctx.status = 200;
   ctx.type = 'application/json; charset=utf-8';
-  ctx.body = JSON.stringify(page.map(toJson));
+  ctx.body = stringifyExact(page.map(toJson));
 }
 
 const inWindow = (v: number, p: Paging) => (p.min === undefined || v >= p.min) && (p.max === undefined || v <= p.max);
@@ -72,15 +73,17 @@ const inWindow = (v: number, p: Paging) => (p.min === undefined || v >= p.min) &
 /** GET {data_root}/core/<resource>: equality search on query fields, stable creation order. */
 export function getAll(api: DataApi, ctx: Context, route: Route): void {
   const { resource } = route;
-  const { paging, filters } = readQuery(api, ctx, operationIds(resource).getAll, [...COMMON, ...Object.keys(resource.queryFields)]);
+  const { paging, filters, raw } = readQuery(api, ctx, operationIds(resource).getAll, [...COMMON, ...Object.keys(resource.queryFields)]);
   const matches = [...api.store.collection(resource.name).byId.values()].filter(
-    (r) => inWindow(r.changeVersion, paging) && Object.entries(filters).every(([name, value]) => fieldMatches(resource, name, value, name === 'id' ? r.id : getPath(r.doc, resource.queryFields[name].path))),
+    (r) => inWindow(r.changeVersion, paging) && Object.entries(filters).every(([name, value]) => fieldMatches(resource, name, value, raw[name], name === 'id' ? r.id : getPath(r.doc, resource.queryFields[name].path))),
   );
   sendPage(ctx, matches, paging, render);
 }
 
-function fieldMatches(resource: CompiledResource, name: string, wanted: unknown, actual: unknown): boolean {
+function fieldMatches(resource: CompiledResource, name: string, wanted: unknown, raw: string, actual: unknown): boolean {
   const kind = resource.queryFields[name].kind;
+  // Integers beyond 2^53 are stored exactly (BigInt); compare them with the digits as sent.
+  if (typeof actual === 'bigint') return raw.trim() === actual.toString();
   if (typeof wanted === 'string' && typeof actual === 'string' && (kind === 'descriptor' || kind === 'id')) return wanted.toLowerCase() === actual.toLowerCase();
   return wanted === actual;
 }

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { operationIds } from '../../../spec/generate/openapi-data.js';
+import { stringifyExact } from '../../http/exact-json.js';
 import { Problem } from '../../http/problems.js';
 import { naturalKey } from '../../store/keys.js';
 import type { StoredRecord } from '../../store/store.js';
@@ -28,7 +29,7 @@ export function getById(api: DataApi, ctx: Context, route: Route): void {
   }
   ctx.status = 200;
   ctx.type = 'application/json; charset=utf-8';
-  ctx.body = JSON.stringify(render(record));
+  ctx.body = stringifyExact(render(record));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { operationIds } from '../../../spec/generate/openapi-data.js';
 import { Problem } from '../../http/problems.js';
+import { naturalKeyOfValues } from '../../store/keys.js';
 import type { DataApi } from '../context.js';
 import { sameDocument } from '../documents.js';
 import { checkReferences } from '../integrity.js';
@@ -45,7 +46,7 @@ function assertUniqueEducationOrganizationId(api: DataApi, route: Route, doc: Re
   const id = doc[route.resource.educationOrganization!.idField];
   for (const other of api.model.resources) {
     if (!other.educationOrganization || other === route.resource) continue;
-    if (api.store.collection(other.name).byKey.has(JSON.stringify([id]))) {
+    if (api.store.collection(other.name).byKey.has(naturalKeyOfValues(other, [id]))) {
       throw new Problem('data-conflict:non-unique-identity', {
         detail: `The identifying value(s) of the item are the same as another item that already exists.`,
         errors: [`A natural key conflict occurred when attempting to create a new resource ${route.resource.resourceName} with a duplicate key. The duplicated educationOrganizationId is ${String(id)}, already used by a ${other.resourceName}.`],

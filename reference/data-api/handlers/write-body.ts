@@ -1,8 +1,10 @@
 import type { Context } from 'koa';
 import type { CompiledResource } from '../../../spec/model/compiled.js';
 import { parseJson, readText, requireJsonContentType } from '../../http/body.js';
+import { INT64_MAX, INT64_MIN, bigIntegers, stringifyExact } from '../../http/exact-json.js';
 import { Problem } from '../../http/problems.js';
 import type { DataApi } from '../context.js';
+import { contentErrors } from '../content-checks.js';
 import { prune } from '../documents.js';
 import { checkUnification, resolveDescriptors } from '../integrity.js';
 import { bodyErrors, type ValidationErrors } from '../validation-errors.js';
@@ -21,16 +23,28 @@ export async function readWriteBody(api: DataApi, ctx: Context, resource: Compil
       errors: ["Resource identifiers cannot be assigned by the client. The 'id' property should not be included in the request body."],
     });
   }
-  const { errors } = api.validator.validate(operationId, { method: ctx.method, path: ctx.state.specPath as string, query: {}, body });
-  const validationErrors: ValidationErrors = bodyErrors(errors, body);
-  if (Object.keys(validationErrors).length || body === null || typeof body !== 'object' || Array.isArray(body)) {
-    if (!Object.keys(validationErrors).length) validationErrors.$ = ['The request body must be a JSON object.'];
-    throw dataValidationFailed(validationErrors);
+  // Integers beyond int64 are refused; exact big integers are validated as numbers.
+  const big = bigIntegers(body);
+  const validationErrors: ValidationErrors = {};
+  for (const b of big) if (b.value > INT64_MAX || b.value < INT64_MIN) validationErrors[b.path] = [`${b.path.split('.').pop()!.replace(/\[\d+\]$/, '')} Value is outside the range of int64.`];
+  const checked = big.length ? JSON.parse(stringifyExact(body)) as unknown : body;
+  const { errors } = api.validator.validate(operationId, { method: ctx.method, path: ctx.state.specPath as string, query: {}, body: checked });
+  for (const [path, messages] of Object.entries(bodyErrors(errors, checked))) if (!validationErrors[path]) validationErrors[path] = messages;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw dataValidationFailed({ $: ['The request body must be a JSON object.'] });
   }
+  // Every failure of the request is reported at once (seed: Errors), so the content checks
+  // run on what could be read even when the schema already failed.
   const doc = prune(api.model, resource.fields, body as Record<string, unknown>);
-  const more: ValidationErrors = checkUnification(resource, doc);
-  for (const [path, messages] of Object.entries(resolveDescriptors(api.model, api.store, resource, doc))) (more[path] ??= []).push(...messages);
-  if (Object.keys(more).length) throw dataValidationFailed(more);
+  const merge = (more: ValidationErrors) => {
+    for (const [path, messages] of Object.entries(more)) for (const m of messages) if (!(validationErrors[path] ??= []).includes(m)) validationErrors[path].push(m);
+  };
+  // Descriptors first: they are rewritten to their canonical spelling, which the duplicate-item
+  // and unification checks then compare.
+  merge(resolveDescriptors(api.model, api.store, resource, doc));
+  merge(contentErrors(resource, doc, api.settings.schoolYears));
+  merge(checkUnification(resource, doc));
+  if (Object.keys(validationErrors).length) throw dataValidationFailed(validationErrors);
   return doc;
 }
 

@@ -1,0 +1,49 @@
+import type { CompiledResource } from '../../spec/model/compiled.js';
+import { stringifyExact } from '../http/exact-json.js';
+import { expandPaths } from '../store/json-path.js';
+import type { ValidationErrors } from './validation-errors.js';
+
+/**
+ * Checks on stored content the schema cannot express: dangerous markup (decisions #10),
+ * the configured school-year range (seed Limits), and duplicate items of a collection
+ * (items are identified by their key fields).
+ */
+
+/** `<` followed by a letter, `!`, `/` or `?`, or `&#`: the classic cross-site-scripting shapes. */
+const DANGEROUS = /<[A-Za-z!/?]|&#/;
+
+export function contentErrors(resource: CompiledResource, doc: Record<string, unknown>, schoolYears: { min: number; max: number }): ValidationErrors {
+  const errors: ValidationErrors = {};
+  const add = (path: string, message: string) => (errors[path] ??= []).push(message);
+  walk(doc, '$', (path, name, value) => {
+    if (typeof value === 'string' && DANGEROUS.test(value)) add(path, `${name} contains a potentially dangerous value.`);
+    if (/^(schoolYear|.+SchoolYear)$/.test(name) && (typeof value === 'number' || typeof value === 'bigint')) {
+      const year = Number(value);
+      if (year < schoolYears.min || year > schoolYears.max) add(path, `${name} must be between ${schoolYears.min} and ${schoolYears.max}.`);
+    }
+  });
+  for (const c of resource.collections) {
+    if (!c.itemKeys.length) continue;
+    for (const at of expandPaths(doc, c.path)) {
+      if (!Array.isArray(at.value)) continue;
+      const seen = new Set<string>();
+      at.value.forEach((item: Record<string, unknown>, i: number) => {
+        const key = stringifyExact(c.itemKeys.map((k) => item?.[k]));
+        if (seen.has(key)) add(`${at.path}[${i}]`, `The ${ordinal(i + 1)} item of the ${at.path.split('.').pop()} has the same identifying values as another item earlier in the list.`);
+        seen.add(key);
+      });
+    }
+  }
+  return errors;
+}
+
+function walk(v: unknown, path: string, visit: (path: string, name: string, value: unknown) => void, name = '$'): void {
+  if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`, visit, name));
+  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`, visit, k);
+  else visit(path, name, v);
+}
+
+function ordinal(n: number): string {
+  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${s}`;
+}
