@@ -10,6 +10,7 @@ import { bearerAuthenticator } from '../security/bearer.js';
 import type { Issuer } from '../security/issuer.js';
 import { tokenEndpoint } from '../security/token-endpoint.js';
 import type { DataStore } from '../store/store.js';
+import { adminRoutes } from '../admin/routes.js';
 import type { DataApi } from './context.js';
 import { feed, getAll } from './handlers/collection.js';
 import { getById, put, remove } from './handlers/item.js';
@@ -60,9 +61,9 @@ export function createDataApiApp(parts: DataApiParts): Koa {
   });
   router.get(AVAILABLE_CHANGE_VERSIONS_PATH, async (ctx) => {
     await api.authenticate(ctx);
-    snapshotRead(ctx);
-    ctx.body = { oldestChangeVersion: 0, newestChangeVersion: store.newestChangeVersion };
+    ctx.body = { oldestChangeVersion: 0, newestChangeVersion: readStore(ctx, store).newestChangeVersion };
   });
+  adminRoutes(router, settings, store);
 
   const app = new Koa();
   app.proxy = false;
@@ -95,7 +96,7 @@ async function dispatch(api: DataApi, ctx: Context, route: Route): Promise<void>
     if (/^true$/i.test(ctx.get('use-snapshot'))) {
       throw new Problem('method-not-allowed', { errors: ['An attempt was made to modify data in a Snapshot, but this data is read-only.'] }, { Allow: 'GET' });
     }
-  } else snapshotRead(ctx);
+  } else api = { ...api, store: readStore(ctx, api.store) };
   switch (route.kind) {
     case 'collection':
       return method === 'GET' ? getAll(api, ctx, route) : upsert(api, ctx, route);
@@ -108,10 +109,10 @@ async function dispatch(api: DataApi, ctx: Context, route: Route): Promise<void>
   }
 }
 
-/** Reads with Use-Snapshot: true need a configured snapshot (decisions #19). */
-function snapshotRead(ctx: Context): void {
-  if (/^true$/i.test(ctx.get('use-snapshot'))) {
-    throw new Problem('not-found', { detail: 'Snapshot not found.', errors: ['The snapshot connection for the ODS has not been configured.'] });
-  }
+/** Reads with Use-Snapshot: true come from the configured snapshot, else 404 (decisions #19). */
+function readStore(ctx: Context, store: DataStore): DataStore {
+  if (!/^true$/i.test(ctx.get('use-snapshot'))) return store;
+  if (!store.snapshot) throw new Problem('not-found', { detail: 'Snapshot not found.', errors: ['The snapshot connection for the ODS has not been configured.'] });
+  return store.snapshot;
 }
 

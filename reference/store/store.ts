@@ -45,6 +45,31 @@ export class DataStore {
   }
 
   private descriptorIds = 0;
+  /** The configured snapshot, served to reads with `Use-Snapshot: true` (decisions #19). */
+  snapshot?: DataStore;
+
+  /** A deep, independent copy of every record and change feed, frozen at this change version. */
+  clone(): DataStore {
+    const copy = new DataStore(this.model);
+    copy.version = this.version;
+    copy.descriptorIds = this.descriptorIds;
+    for (const [name, c] of this.collections) {
+      const target = copy.collection(name);
+      for (const r of c.byId.values()) {
+        const record = { ...r, doc: structuredClone(r.doc) };
+        target.byId.set(record.id, record);
+        target.byKey.set(record.key, record);
+      }
+      target.deletes.push(...structuredClone(c.deletes));
+      target.keyChanges.push(...structuredClone(c.keyChanges));
+    }
+    return copy;
+  }
+
+  /** Every record of every resource (for digests and persistence). */
+  *records(): Iterable<StoredRecord> {
+    for (const c of this.collections.values()) yield* c.byId.values();
+  }
 
   get newestChangeVersion(): number { return this.version; }
 

@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Settings } from '../config/load.js';
+import { Problem } from '../http/problems.js';
+import { verifySecret } from '../security/secrets.js';
+import type { DataStore } from '../store/store.js';
+
+/**
+ * Administrative endpoints of the reference (not part of the specified API): take or drop the
+ * snapshot that `Use-Snapshot: true` reads, and a digest of the store so that a suite run can
+ * prove it left the store as it found it. Basic authentication with the configured admin
+ * credential; without one configured they do not exist (404).
+ */
+export function adminRoutes(router: Router, settings: Settings, store: DataStore): void {
+  const guard = (ctx: Context) => {
+    if (!settings.admin) throw new Problem('not-found');
+    const [scheme, value] = ctx.get('authorization').split(' ');
+    const [key, secret] = Buffer.from(value ?? '', 'base64').toString('utf8').split(':');
+    if (scheme?.toLowerCase() !== 'basic' || key !== settings.admin.key || !secret || !verifySecret(secret, settings.admin.secretHash)) {
+      throw new Problem('security:authentication', { errors: ['Admin credentials are required.'] });
+    }
+  };
+  router.post('/admin/snapshot', (ctx) => {
+    guard(ctx);
+    store.snapshot = store.clone();
+    ctx.status = 201;
+    ctx.body = { changeVersion: store.snapshot.newestChangeVersion };
+  });
+  router.delete('/admin/snapshot', (ctx) => {
+    guard(ctx);
+    store.snapshot = undefined;
+    ctx.status = 204;
+  });
+  router.get('/admin/digest', (ctx) => {
+    guard(ctx);
+    ctx.body = digest(store);
+  });
+}
+
+/** Records by resource, id and etag, hashed: equal digests mean the same content. */
+export function digest(store: DataStore): { records: number; sha256: string } {
+  const lines = [...store.records()].map((r) => `${r.resource}/${r.id}/${r.etag}`).sort();
+  return { records: lines.length, sha256: createHash('sha256').update(lines.join('\n')).digest('hex') };
+}
