@@ -6,6 +6,7 @@ import type { Settings } from '../config/load.js';
 import { errorBoundary } from '../http/boundary.js';
 import { origin } from '../http/origin.js';
 import { Problem } from '../http/problems.js';
+import { Authorizer } from '../security/authorization.js';
 import { bearerAuthenticator } from '../security/bearer.js';
 import type { Issuer } from '../security/issuer.js';
 import { tokenEndpoint } from '../security/token-endpoint.js';
@@ -35,7 +36,7 @@ export interface DataApiParts {
  */
 export function createDataApiApp(parts: DataApiParts): Koa {
   const { settings, model, store, validator, issuer } = parts;
-  const api: DataApi = { settings, model, store, validator, authenticate: bearerAuthenticator(issuer, settings.clients) };
+  const api: DataApi = { settings, model, store, validator, authenticate: bearerAuthenticator(issuer, settings.clients), authorizer: new Authorizer(model) };
   const router = new Router({ prefix: settings.basePath || undefined });
 
   router.get('/', (ctx) => {
@@ -72,7 +73,7 @@ export function createDataApiApp(parts: DataApiParts): Koa {
   app.use(async (ctx) => {
     const prefix = `${settings.basePath}${DATA_ROOT}/`;
     if (!ctx.path.toLowerCase().startsWith(prefix.toLowerCase())) return fixedRouteFallback(ctx, router);
-    await api.authenticate(ctx);
+    ctx.state.principal = await api.authenticate(ctx);
     const route = resolveRoute(model, ctx.path.slice(prefix.length));
     await dispatch(api, ctx, route);
   });

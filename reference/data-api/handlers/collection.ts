@@ -4,7 +4,7 @@ import { operationIds } from '../../../spec/generate/openapi-data.js';
 import { stringifyExact } from '../../http/exact-json.js';
 import { Problem } from '../../http/problems.js';
 import { getPath } from '../../store/json-path.js';
-import type { DataApi } from '../context.js';
+import { authorize, principalOf, type DataApi } from '../context.js';
 import { render } from '../documents.js';
 import type { Route } from '../routes.js';
 import { queryErrors } from '../validation-errors.js';
@@ -74,8 +74,10 @@ const inWindow = (v: number, p: Paging) => (p.min === undefined || v >= p.min) &
 export function getAll(api: DataApi, ctx: Context, route: Route): void {
   const { resource } = route;
   const { paging, filters, raw } = readQuery(api, ctx, operationIds(resource).getAll, [...COMMON, ...Object.keys(resource.queryFields)]);
+  authorize(api, ctx, resource, 'Read');
+  const { client } = principalOf(ctx);
   const matches = [...api.store.collection(resource.name).byId.values()].filter(
-    (r) => inWindow(r.changeVersion, paging) && Object.entries(filters).every(([name, value]) => fieldMatches(resource, name, value, raw[name], name === 'id' ? r.id : getPath(r.doc, resource.queryFields[name].path))),
+    (r) => inWindow(r.changeVersion, paging) && api.authorizer.visible(api.store, client, resource, r) && Object.entries(filters).every(([name, value]) => fieldMatches(resource, name, value, raw[name], name === 'id' ? r.id : getPath(r.doc, resource.queryFields[name].path))),
   );
   sendPage(ctx, matches, paging, render);
 }
@@ -93,6 +95,7 @@ export function feed(api: DataApi, ctx: Context, route: Route): void {
   const { resource } = route;
   const ids = operationIds(resource);
   const { paging } = readQuery(api, ctx, route.kind === 'deletes' ? ids.deletes : ids.keyChanges, COMMON);
+  authorize(api, ctx, resource, 'Read');
   const c = api.store.collection(resource.name);
   if (route.kind === 'deletes') {
     sendPage(ctx, c.deletes.filter((d) => inWindow(d.changeVersion, paging)), paging, (d) => ({ id: d.id, changeVersion: d.changeVersion, keyValues: d.keyValues }));

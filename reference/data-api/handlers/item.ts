@@ -4,7 +4,7 @@ import { stringifyExact } from '../../http/exact-json.js';
 import { Problem } from '../../http/problems.js';
 import { naturalKey } from '../../store/keys.js';
 import type { StoredRecord } from '../../store/store.js';
-import type { DataApi } from '../context.js';
+import { authorize, type DataApi } from '../context.js';
 import { render, sameDocument } from '../documents.js';
 import { checkReferences, dependents } from '../integrity.js';
 import { parseId, type Route } from '../routes.js';
@@ -22,6 +22,7 @@ function lookup(api: DataApi, route: Route, detail: string): StoredRecord {
 
 export function getById(api: DataApi, ctx: Context, route: Route): void {
   const record = lookup(api, route, 'The specified item could not be found.');
+  authorize(api, ctx, route.resource, 'Read', record.doc);
   ctx.set('ETag', quoted(record.etag));
   if (ifNoneMatchHits(ctx, record)) {
     ctx.status = 304;
@@ -41,6 +42,7 @@ export async function put(api: DataApi, ctx: Context, route: Route): Promise<voi
   parseId(route.id!);
   const doc = await readWriteBody(api, ctx, resource, operationIds(resource).put, { rejectId: false });
   const record = lookup(api, route, 'Resource to update was not found.');
+  authorize(api, ctx, resource, 'Update', record.doc, doc);
   checkReferences(api.model, api.store, resource, doc);
   const key = naturalKey(resource, doc);
   if (key !== record.key) {
@@ -66,6 +68,7 @@ export async function put(api: DataApi, ctx: Context, route: Route): Promise<voi
 /** DELETE removes the record (204); a record others still reference is kept (409, seed rule 4). */
 export function remove(api: DataApi, ctx: Context, route: Route): void {
   const record = lookup(api, route, 'Resource to delete was not found.');
+  authorize(api, ctx, route.resource, 'Delete', record.doc);
   const referencing = dependents(api.model, api.store, route.resource, record);
   if (referencing.length) {
     throw new Problem('data-conflict:dependent-item-exists', {

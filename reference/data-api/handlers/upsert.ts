@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { operationIds } from '../../../spec/generate/openapi-data.js';
 import { Problem } from '../../http/problems.js';
 import { naturalKeyOfValues } from '../../store/keys.js';
-import type { DataApi } from '../context.js';
+import { authorize, type DataApi } from '../context.js';
 import { sameDocument } from '../documents.js';
 import { checkReferences } from '../integrity.js';
 import type { Route } from '../routes.js';
@@ -18,8 +18,10 @@ import { readWriteBody } from './write-body.js';
 export async function upsert(api: DataApi, ctx: Context, route: Route): Promise<void> {
   const { resource } = route;
   const doc = await readWriteBody(api, ctx, resource, operationIds(resource).post, { rejectId: true });
-  checkReferences(api.model, api.store, resource, doc);
   const existing = api.store.findByKey(resource, doc);
+  if (existing) authorize(api, ctx, resource, 'Update', existing.doc, doc);
+  else authorize(api, ctx, resource, 'Create', doc);
+  checkReferences(api.model, api.store, resource, doc);
   if (existing) {
     checkIfMatch(ctx, existing);
     if (resource.isDescriptor) doc[`${resource.name}Id`] = existing.doc[`${resource.name}Id`];
