@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import schema from '../../spec/schemas/reference-config.schema.json' with { type: 'json' };
 import { hashSecret } from '../security/secrets.js';
-import type { ClientConfig, PermissionSet, ReferenceConfig } from './types.js';
+import type { ClientConfig, PermissionSet, ProfileConfig, ReferenceConfig } from './types.js';
 
 /** A client as the running reference keeps it: the secret only as a hash. */
 export interface Client {
@@ -30,6 +30,7 @@ export interface Settings {
   clients: Client[];
   admin?: { key: string; secretHash: string };
   demoData: boolean;
+  profiles: ProfileConfig[];
   /** Set when the demo client's secret was generated here, so that start-up can print it once. */
   generatedDemoSecret?: string;
 }
@@ -93,6 +94,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     clients,
     ...(config.admin ? { admin: { key: config.admin.key, secretHash: hashSecret(config.admin.secret) } } : {}),
     demoData: config.demoData ?? false,
+    profiles: config.profiles ?? [],
     ...(generatedDemoSecret ? { generatedDemoSecret } : {}),
   };
 }

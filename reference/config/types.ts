@@ -46,6 +46,21 @@ export interface ReferenceConfig {
   admin?: { key: string; secret: string };
   /** Load the demo data set at start (`npm start` does; tests start empty). @default false */
   demoData?: boolean;
+  /** Profiles: named views of resources that clients may be assigned (seed Endpoints rule 8). */
+  profiles?: ProfileConfig[];
+}
+
+export interface ProfileConfig {
+  /** Used in the media types `application/vnd.core.<resource>.<name>.readable+json` / `writable+json`. */
+  name: string;
+  /** By resource endpoint name (e.g. `schools`): the top-level members each direction keeps. */
+  resources: Record<string, { read?: MemberFilter; write?: MemberFilter }>;
+}
+
+/** Either the members to keep, or the members to drop; identity members are always kept. */
+export interface MemberFilter {
+  include?: string[];
+  exclude?: string[];
 }
 
 export interface IssuerConfig {

@@ -6,6 +6,7 @@ import { Problem } from '../../http/problems.js';
 import { getPath } from '../../store/json-path.js';
 import { authorize, principalOf, type DataApi } from '../context.js';
 import { render } from '../documents.js';
+import { profileAccept, profileFor, readView } from '../profiles.js';
 import type { Route } from '../routes.js';
 import { queryErrors } from '../validation-errors.js';
 
@@ -75,11 +76,13 @@ export function getAll(api: DataApi, ctx: Context, route: Route): void {
   const { resource } = route;
   const { paging, filters, raw } = readQuery(api, ctx, operationIds(resource).getAll, [...COMMON, ...Object.keys(resource.queryFields)]);
   authorize(api, ctx, resource, 'Read');
+  const profile = profileFor(api, ctx, resource, 'read', profileAccept(ctx));
   const { client } = principalOf(ctx);
   const matches = [...api.store.collection(resource.name).byId.values()].filter(
     (r) => inWindow(r.changeVersion, paging) && api.authorizer.visible(api.store, client, resource, r) && Object.entries(filters).every(([name, value]) => fieldMatches(resource, name, value, raw[name], name === 'id' ? r.id : getPath(r.doc, resource.queryFields[name].path))),
   );
-  sendPage(ctx, matches, paging, render);
+  sendPage(ctx, matches, paging, profile ? (r) => readView(resource, profile, render(r)) : render);
+  if (profile?.mediaType) ctx.type = `${profile.mediaType}; charset=utf-8`;
 }
 
 function fieldMatches(resource: CompiledResource, name: string, wanted: unknown, raw: string, actual: unknown): boolean {

@@ -6,6 +6,7 @@ import { naturalKey } from '../../store/keys.js';
 import type { StoredRecord } from '../../store/store.js';
 import { authorize, type DataApi } from '../context.js';
 import { render, sameDocument } from '../documents.js';
+import { profileAccept, profileFor, readView, writeView } from '../profiles.js';
 import { checkReferences, dependents } from '../integrity.js';
 import { parseId, type Route } from '../routes.js';
 import { checkIfMatch, ifNoneMatchHits, quoted } from './etag.js';
@@ -23,14 +24,15 @@ function lookup(api: DataApi, route: Route, detail: string): StoredRecord {
 export function getById(api: DataApi, ctx: Context, route: Route): void {
   const record = lookup(api, route, 'The specified item could not be found.');
   authorize(api, ctx, route.resource, 'Read', record.doc);
+  const profile = profileFor(api, ctx, route.resource, 'read', profileAccept(ctx));
   ctx.set('ETag', quoted(record.etag));
   if (ifNoneMatchHits(ctx, record)) {
     ctx.status = 304;
     return;
   }
   ctx.status = 200;
-  ctx.type = 'application/json; charset=utf-8';
-  ctx.body = stringifyExact(render(record));
+  ctx.type = profile?.mediaType ? `${profile.mediaType}; charset=utf-8` : 'application/json; charset=utf-8';
+  ctx.body = stringifyExact(profile ? readView(route.resource, profile, render(record)) : render(record));
 }
 
 /**
@@ -40,8 +42,9 @@ export function getById(api: DataApi, ctx: Context, route: Route): void {
 export async function put(api: DataApi, ctx: Context, route: Route): Promise<void> {
   const { resource } = route;
   parseId(route.id!);
-  const doc = await readWriteBody(api, ctx, resource, operationIds(resource).put, { rejectId: false });
+  const body = await readWriteBody(api, ctx, resource, operationIds(resource).put, { rejectId: false });
   const record = lookup(api, route, 'Resource to update was not found.');
+  const doc = body.profile ? writeView(resource, body.profile, body.doc, record.doc) : body.doc;
   authorize(api, ctx, resource, 'Update', record.doc, doc);
   checkReferences(api.model, api.store, resource, doc);
   const key = naturalKey(resource, doc);

@@ -4,6 +4,7 @@ import { Problem } from '../../http/problems.js';
 import { naturalKeyOfValues } from '../../store/keys.js';
 import { authorize, type DataApi } from '../context.js';
 import { sameDocument } from '../documents.js';
+import { writeView } from '../profiles.js';
 import { checkReferences } from '../integrity.js';
 import type { Route } from '../routes.js';
 import { checkIfMatch, quoted } from './etag.js';
@@ -17,8 +18,9 @@ import { readWriteBody } from './write-body.js';
  */
 export async function upsert(api: DataApi, ctx: Context, route: Route): Promise<void> {
   const { resource } = route;
-  const doc = await readWriteBody(api, ctx, resource, operationIds(resource).post, { rejectId: true });
-  const existing = api.store.findByKey(resource, doc);
+  const body = await readWriteBody(api, ctx, resource, operationIds(resource).post, { rejectId: true });
+  const existing = api.store.findByKey(resource, body.doc);
+  const doc = body.profile ? writeView(resource, body.profile, body.doc, existing?.doc) : body.doc;
   if (existing) authorize(api, ctx, resource, 'Update', existing.doc, doc);
   else authorize(api, ctx, resource, 'Create', doc);
   checkReferences(api.model, api.store, resource, doc);

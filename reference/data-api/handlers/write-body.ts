@@ -6,6 +6,7 @@ import { Problem } from '../../http/problems.js';
 import type { DataApi } from '../context.js';
 import { contentErrors } from '../content-checks.js';
 import { prune } from '../documents.js';
+import { isProfileMediaType, profileFor, type AppliedProfile } from '../profiles.js';
 import { checkUnification, resolveDescriptors } from '../integrity.js';
 import { bodyErrors, type ValidationErrors } from '../validation-errors.js';
 
@@ -14,8 +15,9 @@ import { bodyErrors, type ValidationErrors } from '../validation-errors.js';
  * bad-request), schema and key unification (400), descriptors (400). Returns the document to
  * store: model members only, descriptor values in canonical spelling.
  */
-export async function readWriteBody(api: DataApi, ctx: Context, resource: CompiledResource, operationId: string, opts: { rejectId: boolean }): Promise<Record<string, unknown>> {
-  requireJsonContentType(ctx);
+export async function readWriteBody(api: DataApi, ctx: Context, resource: CompiledResource, operationId: string, opts: { rejectId: boolean }): Promise<{ doc: Record<string, unknown>; profile?: AppliedProfile }> {
+  const mediaType = requireJsonContentType(ctx, (t) => t === 'application/json' || isProfileMediaType(t));
+  const profile = profileFor(api, ctx, resource, 'write', mediaType);
   const body = parseJson(await readText(ctx));
   if (opts.rejectId && body && typeof body === 'object' && !Array.isArray(body) && 'id' in body) {
     throw new Problem('bad-request:data-validation-failed', {
@@ -45,7 +47,7 @@ export async function readWriteBody(api: DataApi, ctx: Context, resource: Compil
   merge(contentErrors(resource, doc, api.settings.schoolYears));
   merge(checkUnification(resource, doc));
   if (Object.keys(validationErrors).length) throw dataValidationFailed(validationErrors);
-  return doc;
+  return { doc, ...(profile ? { profile } : {}) };
 }
 
 export function dataValidationFailed(validationErrors: ValidationErrors): Problem {

@@ -1,0 +1,74 @@
+import type { Context } from 'koa';
+import type { CompiledResource } from '../../spec/model/compiled.js';
+import type { MemberFilter, ProfileConfig } from '../config/types.js';
+import { Problem } from '../http/problems.js';
+import { principalOf, type DataApi } from './context.js';
+
+/**
+ * Profiles (seed Endpoints rule 8): `application/vnd.core.<resource>.<profile>.readable+json` on
+ * reads (Accept) and `...writable+json` on writes (Content-Type). A readable type on a write is
+ * 400 invalid-profile-usage, a writable type on a read 400 invalid-method-usage, a profile not
+ * assigned to the caller 403 incorrect-usage. A caller assigned exactly one profile covering
+ * the resource uses it implicitly; with several it must name one (403 otherwise).
+ */
+const PROFILE_TYPE = /^application\/vnd\.core\.([^.]+)\.([^.]+)\.(readable|writable)\+json$/i;
+
+export interface AppliedProfile {
+  name: string;
+  filter: MemberFilter;
+  mediaType?: string;
+}
+
+export const isProfileMediaType = (mediaType: string) => PROFILE_TYPE.test(mediaType);
+
+/** The profile media type named in Accept, if any (other types are ordinary JSON reads). */
+export function profileAccept(ctx: Context): string | undefined {
+  return ctx.get('accept').split(',').map((t) => t.split(';')[0].trim()).find((t) => /^application\/vnd\.core\./i.test(t));
+}
+
+export function profileFor(api: DataApi, ctx: Context, resource: CompiledResource, direction: 'read' | 'write', mediaType: string | undefined): AppliedProfile | undefined {
+  const { client } = principalOf(ctx);
+  const assigned = api.settings.profiles.filter((p) => client.profiles.includes(p.name) && p.resources[resource.endpoint]?.[direction]);
+  const match = mediaType ? PROFILE_TYPE.exec(mediaType.trim()) : null;
+  if (!match) {
+    if (assigned.length > 1) {
+      throw new Problem('security:data-policy:incorrect-usage', { errors: [`Several profiles apply to the '${resource.resourceName}' resource; name one with a profile media type.`] });
+    }
+    return assigned.length === 1 ? applied(assigned[0], resource, direction) : undefined;
+  }
+  const [, resourceName, profileName, kind] = match;
+  if ((kind.toLowerCase() === 'readable') !== (direction === 'read')) {
+    throw direction === 'write'
+      ? new Problem('profile:invalid-profile-usage', { errors: ['A readable profile content type cannot be used to write data.'] })
+      : new Problem('profile:invalid-method-usage', { errors: ['A writable profile content type cannot be used to read data.'] });
+  }
+  const profile = assigned.find((p) => p.name.toLowerCase() === profileName.toLowerCase());
+  if (!profile || resourceName.toLowerCase() !== resource.name.toLowerCase()) {
+    throw new Problem('security:data-policy:incorrect-usage', { errors: [`The profile '${profileName}' is not assigned to the caller for the '${resource.resourceName}' resource.`] });
+  }
+  return { ...applied(profile, resource, direction), mediaType: match[0] };
+}
+
+function applied(profile: ProfileConfig, resource: CompiledResource, direction: 'read' | 'write'): AppliedProfile {
+  return { name: profile.name, filter: profile.resources[resource.endpoint][direction]! };
+}
+
+/** Whether a top-level member survives the profile (identity members always do). */
+function keeps(resource: CompiledResource, filter: MemberFilter, member: string): boolean {
+  if (resource.identity.some((k) => k.path.split('.')[1] === member)) return true;
+  if (filter.include) return filter.include.includes(member);
+  return !(filter.exclude ?? []).includes(member);
+}
+
+/** A response body filtered to the profile's members (system members stay). */
+export function readView(resource: CompiledResource, profile: AppliedProfile, body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([k]) => k === 'id' || k.startsWith('_') || keeps(resource, profile.filter, k)));
+}
+
+/** A written document: members outside the profile keep the existing record's values. */
+export function writeView(resource: CompiledResource, profile: AppliedProfile, doc: Record<string, unknown>, existing?: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(doc)) if (keeps(resource, profile.filter, k)) out[k] = v;
+  for (const [k, v] of Object.entries(existing ?? {})) if (!keeps(resource, profile.filter, k)) out[k] = v;
+  return out;
+}
