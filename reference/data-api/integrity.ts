@@ -1,9 +1,9 @@
-import type { CompiledModel, CompiledResource, CompiledReference } from '../../spec/model/compiled.js';
+import type { CompiledModel, CompiledResource } from '../../spec/model/compiled.js';
 import { stringifyExact } from '../http/exact-json.js';
 import { Problem } from '../http/problems.js';
 import type { DataStore, StoredRecord } from '../store/store.js';
 import { expandPaths } from '../store/json-path.js';
-import { naturalKeyOfValues } from '../store/keys.js';
+import { findDescriptor, findReferenced } from '../store/references.js';
 
 /**
  * Write-time integrity checks driven by the model: key unification, descriptor existence (400)
@@ -41,31 +41,6 @@ export function resolveDescriptors(model: CompiledModel, store: DataStore, resou
   return errors;
 }
 
-export function findDescriptor(model: CompiledModel, store: DataStore, descriptor: string, value: string): StoredRecord | undefined {
-  const hash = value.lastIndexOf('#');
-  if (hash <= 0) return undefined;
-  const resource = model.byName.get(`${descriptor}Descriptor`);
-  if (!resource) return undefined;
-  return store.collection(resource.name).byKey.get(naturalKeyOfValues(resource, [value.slice(0, hash), value.slice(hash + 1)]));
-}
-
-/** The record a reference names, resolving abstract targets against every member type. */
-export function findReferenced(model: CompiledModel, store: DataStore, ref: CompiledReference, value: Record<string, unknown>): StoredRecord | undefined {
-  const abstract = model.abstracts.find((a) => a.name === ref.target);
-  if (abstract) {
-    for (const m of abstract.members) {
-      const member = model.byName.get(m.resource)!;
-      const values = member.identity.map((part) => value[ref.fields.find((f) => `$.${m.fieldFor[f.property] ?? f.property}` === part.path)?.property ?? part.name]);
-      const hit = store.collection(member.name).byKey.get(naturalKeyOfValues(member, values));
-      if (hit) return hit;
-    }
-    return undefined;
-  }
-  const target = model.byName.get(ref.target)!;
-  const values = target.identity.map((part) => value[ref.fields.find((f) => f.targetPath === part.path)?.property ?? part.name]);
-  return store.collection(target.name).byKey.get(naturalKeyOfValues(target, values));
-}
-
 /** Every reference of the document must name an existing record (409 unresolved-reference). */
 export function checkReferences(model: CompiledModel, store: DataStore, resource: CompiledResource, doc: Record<string, unknown>): void {
   const errors: Record<string, string[]> = {};
@@ -89,32 +64,9 @@ export function checkReferences(model: CompiledModel, store: DataStore, resource
 }
 
 /** Resource types whose records still reference the given record (409 dependent-item-exists). */
-export function dependents(model: CompiledModel, store: DataStore, resource: CompiledResource, record: StoredRecord): string[] {
+export function dependents(store: DataStore, record: StoredRecord): string[] {
   const names = new Set<string>();
-  const targetNames = new Set([resource.name, ...model.abstracts.filter((a) => a.members.some((m) => m.resource === resource.name)).map((a) => a.name)]);
-  for (const other of model.resources) {
-    if (resource.isDescriptor) {
-      const value = `${record.doc.namespace as string}#${record.doc.codeValue as string}`.toLowerCase();
-      const descriptor = resource.name.slice(0, -'Descriptor'.length);
-      const paths = other.descriptors.filter((d) => d.descriptor === descriptor).map((d) => d.path);
-      if (!paths.length) continue;
-      for (const rec of store.collection(other.name).byId.values()) {
-        if (paths.some((p) => expandPaths(rec.doc, p).some((x) => typeof x.value === 'string' && x.value.toLowerCase() === value))) {
-          names.add(other.resourceName);
-          break;
-        }
-      }
-      continue;
-    }
-    const refs = other.references.filter((r) => targetNames.has(r.target));
-    if (!refs.length) continue;
-    for (const rec of store.collection(other.name).byId.values()) {
-      if (refs.some((ref) => expandPaths(rec.doc, ref.path).some((x) => x.value && findReferenced(model, store, ref, x.value as Record<string, unknown>) === record))) {
-        names.add(other.resourceName);
-        break;
-      }
-    }
-  }
+  for (const referrer of store.references.referrers(record).keys()) names.add(store.model.byName.get(referrer.resource)!.resourceName);
   return [...names].sort();
 }
 

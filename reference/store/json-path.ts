@@ -8,6 +8,17 @@ export function getPath(doc: unknown, path: string): unknown {
   return cur;
 }
 
+/** Writes a value at a concrete JSON path (`$.a[1].b`), creating no missing parents. */
+export function setPath(doc: unknown, path: string, value: unknown): void {
+  const segments = path.slice(2).split(/\.|(?=\[)/).map((s) => (s.startsWith('[') ? Number(s.slice(1, -1)) : s));
+  let cur = doc as Record<string | number, unknown>;
+  for (const seg of segments.slice(0, -1)) {
+    cur = cur?.[seg] as Record<string | number, unknown>;
+    if (cur === null || typeof cur !== 'object') return;
+  }
+  cur[segments[segments.length - 1]] = value;
+}
+
 export interface Located {
   /** Concrete JSON path, wildcards replaced by indexes: `$.classPeriods[1].classPeriodReference`. */
   path: string;

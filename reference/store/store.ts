@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { CompiledModel, CompiledResource } from '../../spec/model/compiled.js';
+import { getPath, setPath } from './json-path.js';
 import { keyValues, naturalKey } from './keys.js';
+import { ReferenceIndex } from './references.js';
 
 /** A stored record: the client's document plus the system members the API adds. */
 export interface StoredRecord {
@@ -33,9 +35,12 @@ export class Collection {
 export class DataStore {
   private version = 0;
   private readonly collections = new Map<string, Collection>();
+  /** Who references whom: dependent-item checks and key-change cascades without scans. */
+  readonly references: ReferenceIndex;
 
   constructor(readonly model: CompiledModel) {
     for (const r of model.resources) this.collections.set(r.name, new Collection(r));
+    this.references = new ReferenceIndex(model, this);
   }
 
   collection(resource: string): Collection {
@@ -63,6 +68,7 @@ export class DataStore {
       target.deletes.push(...structuredClone(c.deletes));
       target.keyChanges.push(...structuredClone(c.keyChanges));
     }
+    for (const [name, c] of copy.collections) for (const r of c.byId.values()) copy.references.add(this.model.byName.get(name)!, r);
     return copy;
   }
 
@@ -86,6 +92,7 @@ export class DataStore {
     const record = this.stamp({ id: newId(), resource: resource.name, doc, key, etag: '', lastModified: '', changeVersion: 0 });
     c.byId.set(record.id, record);
     c.byKey.set(key, record);
+    this.references.add(resource, record);
     // A key deleted and created again no longer counts as deleted (decisions #17, upstream).
     const i = c.deletes.findIndex((d) => d.key === key);
     if (i >= 0) c.deletes.splice(i, 1);
@@ -103,15 +110,40 @@ export class DataStore {
       record.key = key;
       record.doc = doc;
       this.stamp(record);
+      this.references.add(resource, record);
       c.keyChanges.push({ id: record.id, changeVersion: record.changeVersion, oldKeyValues, newKeyValues: keyValues(resource, doc) });
+      this.cascade(record);
       return record;
     }
     record.doc = doc;
+    this.references.add(resource, record);
     return this.stamp(record);
+  }
+
+  /**
+   * A changed natural key flows into every record that references it, recursively, array items
+   * included; each changed record takes a new change version (and a key-change event when its
+   * own key changed as a result).
+   */
+  private cascade(target: StoredRecord): void {
+    for (const [referrer, links] of [...this.references.referrers(target)]) {
+      const resource = this.model.byName.get(referrer.resource)!;
+      const doc = structuredClone(referrer.doc);
+      for (const link of links) {
+        if (!link.ref) continue;
+        for (const m of link.ref.fields) {
+          const targetResource = this.model.byName.get(target.resource)!;
+          const path = targetResource.educationOrganization && m.targetPath === '$.educationOrganizationId' ? `$.${targetResource.educationOrganization.idField}` : m.targetPath;
+          setPath(doc, `${link.path}.${m.property}`, getPath(target.doc, path));
+        }
+      }
+      this.replace(resource, referrer, doc);
+    }
   }
 
   remove(resource: CompiledResource, record: StoredRecord): void {
     const c = this.collection(resource.name);
+    this.references.remove(record);
     c.byId.delete(record.id);
     c.byKey.delete(record.key);
     c.deletes.push({ id: record.id, changeVersion: ++this.version, key: record.key, keyValues: keyValues(resource, record.doc) });

@@ -72,7 +72,7 @@ export async function put(api: DataApi, ctx: Context, route: Route): Promise<voi
 export function remove(api: DataApi, ctx: Context, route: Route): void {
   const record = lookup(api, route, 'Resource to delete was not found.');
   authorize(api, ctx, route.resource, 'Delete', record.doc);
-  const referencing = dependents(api.model, api.store, route.resource, record);
+  const referencing = dependents(api.store, record);
   if (referencing.length) {
     throw new Problem('data-conflict:dependent-item-exists', {
       detail: `The requested action cannot be performed because this item is referenced by existing ${referencing.join(', ')} item(s).`,
