@@ -54,7 +54,12 @@ export interface ProfileConfig {
   /** Used in the media types `application/vnd.core.<resource>.<name>.readable+json` / `writable+json`. */
   name: string;
   /** By resource endpoint name (e.g. `schools`): the top-level members each direction keeps. */
-  resources: Record<string, { read?: MemberFilter; write?: MemberFilter }>;
+  resources: { [endpoint: string]: ProfileResource };
+}
+
+export interface ProfileResource {
+  read?: MemberFilter;
+  write?: MemberFilter;
 }
 
 /** Either the members to keep, or the members to drop; identity members are always kept. */

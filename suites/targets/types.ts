@@ -10,7 +10,7 @@ export interface Target {
   /** The rostering read service, when the deployment has one. */
   rostering?: RosteringTarget;
   /** Client credentials by role. `primary` is required; others enable capabilities. */
-  clients: { primary: ClientCredentials } & Record<string, ClientCredentials>;
+  clients: Clients;
   /** Values the suites write with, so that everything they create is recognisable and theirs. */
   testData?: {
     /** Namespace prefix for descriptors and namespaced resources; must be one of the primary client's prefixes. @default "uri://conformance.test" */
@@ -43,6 +43,23 @@ export interface RosteringTarget {
   scopeBase?: string;
 }
 
+/**
+ * Clients by role. Only `primary` is required; a test needing another role the target does not
+ * name is reported not applicable. What each optional role is configured with is described under
+ * `capabilities` (namespaceLimited, schoolLimited, profile, permissionLimits).
+ */
+export interface Clients {
+  /** The client most tests use; its prefixes must include testData.namespacePrefix. */
+  primary: ClientCredentials;
+  /** A client with the namespace-based permission set (see capabilities.namespaceLimited). */
+  namespaceLimited?: ClientCredentials;
+  /** A client with the relationship-based permission set (see capabilities.schoolLimited). */
+  schoolLimited?: ClientCredentials;
+  /** A client assigned the profile described by capabilities.profile. */
+  profiled?: ClientCredentials;
+  [role: string]: ClientCredentials | undefined;
+}
+
 /** Either literal values or the names of environment variables holding them. */
 export interface ClientCredentials {
   key?: string;
@@ -52,10 +69,51 @@ export interface ClientCredentials {
 }
 
 export interface Capabilities {
-  /** An administrative hook the suites may call to take a snapshot. */
+  /**
+   * An administrative hook the suites may call to take a snapshot: `POST <url>` (Basic
+   * key:secret) takes a snapshot of the data store, replacing any earlier one, and `DELETE <url>`
+   * drops it. A `url` without a scheme is relative to `{base_url}/`.
+   */
   snapshotAdmin?: { url: string; keyEnv?: string; secretEnv?: string; key?: string; secret?: string };
   /** An administrative endpoint returning a digest of the store (proves a run leaves no trace). */
   storeDigest?: { url: string; key?: string; secret?: string; keyEnv?: string; secretEnv?: string };
   /** PEM private key of the issuer, for crafting tokens (file path or env variable name). */
   issuerSigningKey?: { pemFile?: string; pemEnv?: string };
+  /**
+   * `clients.namespaceLimited` has the namespace-based permission set with this namespace prefix,
+   * which testData.namespacePrefix does not start with.
+   */
+  namespaceLimited?: { namespacePrefix: string };
+  /**
+   * `clients.schoolLimited` has the relationship-based permission set and education-organization
+   * claims naming exactly these school ids. The suites create (and afterwards delete) schools with
+   * these ids; they must not be used by anything else.
+   */
+  schoolLimited?: { schoolIds: number[] };
+  /**
+   * `clients.profiled` is assigned this profile; the primary client is not. The profile covers
+   * `resource` for reading (without `unreadableMember`) and writing (without `unwritableMember`),
+   * and `readOnlyResource` for reading only. Resources are singular names (`academicWeek`),
+   * members are top-level optional members of the resource.
+   */
+  profile?: { name: string; resource: string; unreadableMember: string; unwritableMember: string; readOnlyResource: string };
+  /**
+   * A client (role) whose permission set denies `deniedResource` entirely, even reads, and
+   * grants `readOnlyResource` for reading but not creating. Both are endpoint names (`students`);
+   * the suites write complete, valid bodies so that only the permission set can refuse them.
+   */
+  permissionLimits?: { client: string; deniedResource: string; readOnlyResource: string };
+  /** Role of a client with the unrestricted permission set (no relationship or namespace checks). */
+  unrestrictedClient?: string;
+  /**
+   * A fault-injection hook the deployment answers with a server error (500), so the suites can
+   * check the body of a 500. A `url` without a scheme is relative to `{base_url}/`.
+   * @default undefined
+   */
+  systemErrorTrigger?: { url: string; method?: 'GET' | 'POST' };
+  /**
+   * An extension the suites write through `_ext`: `resource` (singular) carries
+   * `_ext.<name>` with these `fields`. Default: `credential` with `_ext.conformance: { note }`.
+   */
+  extension?: { resource: string; name: string; fields: Record<string, unknown> };
 }
