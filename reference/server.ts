@@ -9,7 +9,7 @@ import type { ReferenceConfig } from './config/types.js';
 import { createDataApiApp } from './data-api/app.js';
 import { RequestValidator } from './data-api/validator.js';
 import { Issuer } from './security/issuer.js';
-import { DEFAULT_CONNECTION_STRING, StoreRegistry } from './store/registry.js';
+import { StoreRegistry } from './store/registry.js';
 import type { DataStore } from './store/store.js';
 
 /** A running reference: its URLs, its parts for in-process use (benchmarks, tests), and close(). */
@@ -32,7 +32,7 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
   const validator = new RequestValidator(document);
   await validator.init();
   const stores = new StoreRegistry(model);
-  const store = stores.open(DEFAULT_CONNECTION_STRING);
+  const store = stores.open(settings.dataStore);
 
   const host = settings.host;
   const dataServer = await listen(settings.port, host);
@@ -61,7 +61,10 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
     store,
     stores,
     issuer,
-    close: () => new Promise<void>((resolve) => { dataServer.closeAllConnections(); dataServer.close(() => resolve()); }),
+    close: async () => {
+      await new Promise<void>((resolve) => { dataServer.closeAllConnections(); dataServer.close(() => resolve()); });
+      await stores.flush();
+    },
   };
 }
 

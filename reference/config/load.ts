@@ -30,6 +30,7 @@ export interface Settings {
   clients: Client[];
   admin?: { key: string; secretHash: string };
   demoData: boolean;
+  dataStore: string;
   profiles: ProfileConfig[];
   /** Set when the demo client's secret was generated here, so that start-up can print it once. */
   generatedDemoSecret?: string;
@@ -94,6 +95,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     clients,
     ...(config.admin ? { admin: { key: config.admin.key, secretHash: hashSecret(config.admin.secret) } } : {}),
     demoData: config.demoData ?? false,
+    dataStore: process.env.REFERENCE_DATA_STORE ?? config.dataStore ?? 'memory:default',
     profiles: config.profiles ?? [],
     ...(generatedDemoSecret ? { generatedDemoSecret } : {}),
   };

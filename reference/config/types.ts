@@ -44,6 +44,11 @@ export interface ReferenceConfig {
   clients?: ClientConfig[];
   /** Credential for the administrative endpoints (snapshots, store digest). */
   admin?: { key: string; secret: string };
+  /**
+   * Connection string of the data store: `memory:<name>` (default `memory:default`) or
+   * `file:<path>` for a durable store (journal + lowdb file at that path).
+   */
+  dataStore?: string;
   /** Load the demo data set at start (`npm start` does; tests start empty). @default false */
   demoData?: boolean;
   /** Profiles: named views of resources that clients may be assigned (seed Endpoints rule 8). */

@@ -40,6 +40,8 @@ export class RequestValidator {
       quick: true,
       strict: false,
       validate: true,
+      // Query values arrive as strings; their typed values come back coerced (limit → number).
+      coerceTypes: true,
       customizeAjv: (_fresh, opts, context) => {
         const key = `${context}:${opts.coerceTypes ? 'coerce' : 'exact'}`;
         let ajv = this.ajvByContext.get(key);

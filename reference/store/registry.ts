@@ -1,24 +1,40 @@
 import type { CompiledModel } from '../../spec/model/compiled.js';
+import { Persistence } from './persistence.js';
 import { DataStore } from './store.js';
 
 /**
  * Data stores by connection string, opened once and shared by every server in the process, so
  * that the rostering service reads exactly what the data API writes (decisions #25).
- * Connection strings: `memory:<name>` (in memory). Unknown schemes are refused.
+ * Connection strings: `memory:<name>` (in memory only) and `file:<path>` (in memory, made
+ * durable by a journal and a lowdb file at that path, see persistence.ts). Unknown schemes are
+ * refused.
  */
 export class StoreRegistry {
   private readonly stores = new Map<string, DataStore>();
+  private readonly persistences: Persistence[] = [];
 
   constructor(readonly model: CompiledModel) {}
 
   open(connectionString: string): DataStore {
     const existing = this.stores.get(connectionString);
     if (existing) return existing;
-    const [scheme] = connectionString.split(':', 1);
-    if (scheme !== 'memory') throw new Error(`unsupported data-store connection string scheme '${scheme}'`);
+    const colon = connectionString.indexOf(':');
+    const scheme = connectionString.slice(0, colon);
+    const rest = connectionString.slice(colon + 1);
+    if ((scheme !== 'memory' && scheme !== 'file') || !rest) throw new Error(`unsupported data-store connection string '${scheme}:…' (use memory:<name> or file:<path>)`);
     const store = new DataStore(this.model);
+    if (scheme === 'file') {
+      const persistence = Persistence.open(rest, store);
+      store.attach(persistence);
+      this.persistences.push(persistence);
+    }
     this.stores.set(connectionString, store);
     return store;
+  }
+
+  /** Compacts every durable store (clean shutdown). */
+  async flush(): Promise<void> {
+    await Promise.all(this.persistences.map((p) => p.flush()));
   }
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { CompiledModel, CompiledResource } from '../../spec/model/compiled.js';
 import { getPath, setPath } from './json-path.js';
 import { keyValues, naturalKey } from './keys.js';
+import type { JournalEntry, Persistence, PersistedState } from './persistence.js';
 import { ReferenceIndex } from './references.js';
 
 /** A stored record: the client's document plus the system members the API adds. */
@@ -52,6 +53,66 @@ export class DataStore {
   private descriptorIds = 0;
   /** The configured snapshot, served to reads with `Use-Snapshot: true` (decisions #19). */
   snapshot?: DataStore;
+  /** Durable stores journal every change before it is acknowledged (persistence.ts). */
+  private persistence?: Persistence;
+
+  attach(persistence: Persistence): void {
+    this.persistence = persistence;
+    persistence.stateOf = () => this.state();
+  }
+
+  private log(entry: JournalEntry extends infer E ? (E extends JournalEntry ? Omit<E, 'v' | 'd'> : never) : never): void {
+    this.persistence?.append({ ...entry, v: this.version, d: this.descriptorIds } as JournalEntry);
+  }
+
+  /** The whole store as plain data (for compaction into the lowdb file). */
+  state(): PersistedState {
+    const collections: PersistedState['collections'] = {};
+    for (const [name, c] of this.collections) {
+      if (!c.byId.size && !c.deletes.length && !c.keyChanges.length) continue;
+      collections[name] = { records: [...c.byId.values()], deletes: c.deletes, keyChanges: c.keyChanges };
+    }
+    return { generation: 0, version: this.version, descriptorIds: this.descriptorIds, collections };
+  }
+
+  /** Loads a compacted state into this (empty) store. */
+  restore(state: PersistedState): void {
+    this.version = state.version;
+    this.descriptorIds = state.descriptorIds;
+    for (const [name, data] of Object.entries(state.collections)) {
+      const c = this.collections.get(name);
+      if (!c) continue;
+      for (const r of data.records) { c.byId.set(r.id, r); c.byKey.set(r.key, r); }
+      c.deletes.push(...data.deletes);
+      c.keyChanges.push(...data.keyChanges);
+    }
+    for (const [name, c] of this.collections) for (const r of c.byId.values()) this.references.add(this.model.byName.get(name)!, r);
+  }
+
+  /** Applies one journal entry (replay after a restart; idempotent). */
+  replay(entry: JournalEntry): void {
+    const c = this.collections.get(entry.r);
+    if (!c) return;
+    const resource = this.model.byName.get(entry.r)!;
+    if (entry.t === 'put') {
+      const old = c.byId.get(entry.rec.id);
+      if (old) { c.byKey.delete(old.key); this.references.remove(old); }
+      c.byId.set(entry.rec.id, entry.rec);
+      c.byKey.set(entry.rec.key, entry.rec);
+      this.references.add(resource, entry.rec);
+    } else if (entry.t === 'del') {
+      const old = c.byId.get(entry.ev.id);
+      if (old) { c.byId.delete(old.id); c.byKey.delete(old.key); this.references.remove(old); }
+      if (!c.deletes.some((d) => d.changeVersion === entry.ev.changeVersion)) c.deletes.push(entry.ev);
+    } else if (entry.t === 'kc') {
+      if (!c.keyChanges.some((k) => k.changeVersion === entry.ev.changeVersion && k.id === entry.ev.id)) c.keyChanges.push(entry.ev);
+    } else {
+      const i = c.deletes.findIndex((d) => d.key === entry.key);
+      if (i >= 0) c.deletes.splice(i, 1);
+    }
+    this.version = Math.max(this.version, entry.v);
+    this.descriptorIds = Math.max(this.descriptorIds, entry.d);
+  }
 
   /** A deep, independent copy of every record and change feed, frozen at this change version. */
   clone(): DataStore {
@@ -95,7 +156,11 @@ export class DataStore {
     this.references.add(resource, record);
     // A key deleted and created again no longer counts as deleted (decisions #17, upstream).
     const i = c.deletes.findIndex((d) => d.key === key);
-    if (i >= 0) c.deletes.splice(i, 1);
+    if (i >= 0) {
+      c.deletes.splice(i, 1);
+      this.log({ t: 'undel', r: resource.name, key });
+    }
+    this.log({ t: 'put', r: resource.name, rec: record });
     return record;
   }
 
@@ -111,13 +176,18 @@ export class DataStore {
       record.doc = doc;
       this.stamp(record);
       this.references.add(resource, record);
-      c.keyChanges.push({ id: record.id, changeVersion: record.changeVersion, oldKeyValues, newKeyValues: keyValues(resource, doc) });
+      const event = { id: record.id, changeVersion: record.changeVersion, oldKeyValues, newKeyValues: keyValues(resource, doc) };
+      c.keyChanges.push(event);
+      this.log({ t: 'put', r: resource.name, rec: record });
+      this.log({ t: 'kc', r: resource.name, ev: event });
       this.cascade(record);
       return record;
     }
     record.doc = doc;
     this.references.add(resource, record);
-    return this.stamp(record);
+    this.stamp(record);
+    this.log({ t: 'put', r: resource.name, rec: record });
+    return record;
   }
 
   /**
@@ -146,7 +216,9 @@ export class DataStore {
     this.references.remove(record);
     c.byId.delete(record.id);
     c.byKey.delete(record.key);
-    c.deletes.push({ id: record.id, changeVersion: ++this.version, key: record.key, keyValues: keyValues(resource, record.doc) });
+    const event = { id: record.id, changeVersion: ++this.version, key: record.key, keyValues: keyValues(resource, record.doc) };
+    c.deletes.push(event);
+    this.log({ t: 'del', r: resource.name, ev: event });
   }
 
   private stamp(record: StoredRecord): StoredRecord {

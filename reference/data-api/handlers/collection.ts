@@ -12,6 +12,7 @@ import { queryErrors } from '../validation-errors.js';
 
 /** Paging and change-version parameters every collection and feed takes. */
 const COMMON = ['offset', 'limit', 'totalCount', 'MinChangeVersion', 'MaxChangeVersion'];
+const BOOLEANS = new Set(['totalCount']);
 
 export interface Paging {
   offset: number;
@@ -26,7 +27,7 @@ export interface Paging {
  * validated by openapi-backend against the operation's parameters; unknown names, repeated
  * names and out-of-range paging give 400.
  */
-export function readQuery(api: DataApi, ctx: Context, operationId: string, allowed: string[]): { paging: Paging; filters: Record<string, unknown>; raw: Record<string, string> } {
+export function readQuery(api: DataApi, ctx: Context, operationId: string, allowed: string[], booleans: Set<string> = BOOLEANS): { paging: Paging; filters: Record<string, unknown>; raw: Record<string, string> } {
   const canonical = new Map(allowed.map((n) => [n.toLowerCase(), n]));
   const query: Record<string, string> = {};
   const problems: string[] = [];
@@ -34,7 +35,8 @@ export function readQuery(api: DataApi, ctx: Context, operationId: string, allow
     const name = canonical.get(rawName.toLowerCase()) ?? rawName;
     if (Array.isArray(value) || name in query) problems.push(`The query parameter '${name}' must be supplied at most once.`);
     else if (name === 'correlationId') continue;
-    else query[name] = value ?? '';
+    // Boolean values match case-insensitively (decisions #15): TRUE, True and true alike.
+    else query[name] = booleans.has(name) && /^(true|false)$/i.test(value ?? '') ? value!.toLowerCase() : value ?? '';
   }
   const { errors, query: typed } = api.validator.validate(operationId, { method: 'GET', path: ctx.state.specPath as string, query });
   const bad = queryErrors(errors, typed);
@@ -74,7 +76,8 @@ const inWindow = (v: number, p: Paging) => (p.min === undefined || v >= p.min) &
 /** GET {data_root}/core/<resource>: equality search on query fields, stable creation order. */
 export function getAll(api: DataApi, ctx: Context, route: Route): void {
   const { resource } = route;
-  const { paging, filters, raw } = readQuery(api, ctx, operationIds(resource).getAll, [...COMMON, ...Object.keys(resource.queryFields)]);
+  const booleans = new Set(['totalCount', ...Object.entries(resource.queryFields).filter(([, q]) => q.kind === 'boolean').map(([n]) => n)]);
+  const { paging, filters, raw } = readQuery(api, ctx, operationIds(resource).getAll, [...COMMON, ...Object.keys(resource.queryFields)], booleans);
   authorize(api, ctx, resource, 'Read');
   const profile = profileFor(api, ctx, resource, 'read', profileAccept(ctx));
   const { client } = principalOf(ctx);

@@ -1,0 +1,127 @@
+import { importSPKI, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
+import type { RosteringConfig } from './config.js';
+import { RosteringConfigError } from './config.js';
+import { unauthorized } from './status.js';
+
+/**
+ * The checks on every request (seed: Checks on every request): signature with the configured
+ * key and algorithm only, `iss`, `aud` (string or array), `exp` required, `nbf`, and at least one
+ * rostering scope. Verified tokens are cached until they expire, so a token's signature is checked
+ * once, not on every page of a walk.
+ */
+export const SCOPE_NAMES = ['roster-core.readonly', 'roster.readonly', 'roster-demographics.readonly'] as const;
+export type ScopeName = (typeof SCOPE_NAMES)[number];
+
+export interface InstanceClaim {
+  id: number;
+  context: { key: string; value: string } | null;
+}
+
+/** What the rest of the service needs from a verified token. */
+export interface Caller {
+  scopes: Set<ScopeName>;
+  /** Education organization ids, as strings; empty when the claim is absent. */
+  educationOrganizationIds: string[];
+  odsInstanceId?: number;
+  odsInstances: InstanceClaim[];
+  tenantId?: string;
+  exp: number;
+}
+
+const CACHE_LIMIT = 10_000;
+
+export class TokenCheck {
+  private readonly cache = new Map<string, Caller>();
+
+  private constructor(private readonly config: RosteringConfig, private readonly key: CryptoKey) {}
+
+  static async create(config: RosteringConfig): Promise<TokenCheck> {
+    let key: CryptoKey;
+    try {
+      key = await importSPKI(config.publicKeyPem, config.algorithm);
+    } catch (err) {
+      throw new RosteringConfigError('OAUTH2_PUBLIC_KEY_PEM', `cannot be read as a ${config.algorithm} public key (${(err as Error).message})`);
+    }
+    return new TokenCheck(config, key);
+  }
+
+  /** The caller behind an Authorization header; throws the 401 RosterError on any failure. */
+  async verify(authorization: string): Promise<Caller> {
+    const m = /^Bearer +(\S+) *$/i.exec(authorization);
+    if (!m) throw unauthorized();
+    const token = m[1];
+    const now = Math.floor(Date.now() / 1000);
+    const cached = this.cache.get(token);
+    if (cached) {
+      if (cached.exp > now) return cached;
+      this.cache.delete(token);
+    }
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, this.key, {
+        algorithms: [this.config.algorithm],
+        audience: this.config.audience,
+        requiredClaims: ['exp', 'iss'],
+      }));
+    } catch {
+      throw unauthorized();
+    }
+    // iss compared exactly, except for a trailing slash on either side (upstream).
+    if (typeof payload.iss !== 'string' || payload.iss.replace(/\/+$/, '') !== this.config.issuer.replace(/\/+$/, '')) throw unauthorized();
+    const caller = readClaims(payload);
+    if (!caller.scopes.size) throw unauthorized();
+    if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(token, caller);
+    return caller;
+  }
+}
+
+function readClaims(p: JWTPayload): Caller {
+  const odsInstanceId = [p.odsInstanceId, p.ods_instance_id, p.OdsInstanceId].map((v) => (typeof v === 'number' || typeof v === 'string') && /^\d+$/.test(String(v)) ? Number(v) : undefined).find((v) => v !== undefined);
+  return {
+    scopes: readScopes(p.scope),
+    educationOrganizationIds: listOf(p.educationOrganizationId).filter((id) => /^\d+$/.test(id)),
+    ...(odsInstanceId !== undefined ? { odsInstanceId } : {}),
+    odsInstances: readInstances(p.odsInstances),
+    ...(typeof p.tenantId === 'string' && p.tenantId ? { tenantId: p.tenantId } : {}),
+    exp: p.exp!,
+  };
+}
+
+/** Strings, comma lists and arrays of either, flattened to trimmed non-empty items. */
+function listOf(v: unknown, separators = /,/): string[] {
+  const items = Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
+  return items.flatMap((x) => (typeof x === 'string' || typeof x === 'number' ? String(x).split(separators) : [])).map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * Space- or comma-separated string, or an array (seed). Membership is exact per entry: an entry
+ * grants `<name>` when it is `<name>` or `<scope base>/<name>` (the data API issues either form),
+ * so `roster-core.readonly.extra` or `xroster-core.readonly` grant nothing.
+ */
+export function readScopes(v: unknown): Set<ScopeName> {
+  const granted = new Set<ScopeName>();
+  for (const entry of listOf(v, /[\s,]+/)) {
+    for (const name of SCOPE_NAMES) if (entry === name || entry.endsWith(`/${name}`)) granted.add(name);
+  }
+  return granted;
+}
+
+/** The odsInstances claim: a JSON string (or, leniently, the object); anything invalid is no entry. */
+function readInstances(v: unknown): InstanceClaim[] {
+  let parsed: unknown = v;
+  if (typeof v === 'string') {
+    try { parsed = JSON.parse(v); } catch { return []; }
+  }
+  const list = (parsed as { OdsInstances?: unknown } | null)?.OdsInstances;
+  if (!Array.isArray(list)) return [];
+  const out: InstanceClaim[] = [];
+  for (const item of list as Record<string, unknown>[]) {
+    const id = item?.OdsInstanceId;
+    if (typeof id !== 'number' || !Number.isInteger(id)) continue;
+    const c = item.OdsInstanceContext as { ContextKey?: unknown; ContextValue?: unknown } | null | undefined;
+    const context = c && typeof c.ContextKey === 'string' && typeof c.ContextValue === 'string' ? { key: c.ContextKey, value: c.ContextValue } : null;
+    out.push({ id, context });
+  }
+  return out;
+}
