@@ -15,18 +15,68 @@ export interface StoredRecord {
   etag: string;
   lastModified: string;
   changeVersion: number;
+  /** Change version at creation: the stable order of collections and pages. */
+  created: number;
 }
 
 export interface DeleteEvent { id: string; changeVersion: number; key: string; keyValues: Record<string, unknown> }
 export interface KeyChangeEvent { id: string; changeVersion: number; oldKeyValues: Record<string, unknown>; newKeyValues: Record<string, unknown> }
 
-/** One resource's records, indexed by id and by natural key; Map order is creation order. */
+/**
+ * One resource's records, indexed by id and by natural key (Map order is creation order), plus
+ * equality indexes on query fields, built the first time a field is queried and kept up to date
+ * from then on.
+ */
 export class Collection {
   readonly byId = new Map<string, StoredRecord>();
   readonly byKey = new Map<string, StoredRecord>();
   readonly deletes: DeleteEvent[] = [];
   readonly keyChanges: KeyChangeEvent[] = [];
+  private readonly indexes = new Map<string, Map<string, Set<StoredRecord>>>();
   constructor(readonly resource: CompiledResource) {}
+
+  /** Records whose query field equals the value key (see queryValueKey), in creation order. */
+  lookup(field: string, valueKey: string): StoredRecord[] {
+    let index = this.indexes.get(field);
+    if (!index) {
+      index = new Map();
+      this.indexes.set(field, index);
+      for (const r of this.byId.values()) this.addTo(field, index, r);
+    }
+    return [...(index.get(valueKey) ?? [])].sort((a, b) => a.created - b.created);
+  }
+
+  index(record: StoredRecord): void {
+    for (const [field, index] of this.indexes) this.addTo(field, index, record);
+  }
+
+  unindex(record: StoredRecord): void {
+    for (const [field, index] of this.indexes) {
+      const key = this.valueKeyOf(field, record);
+      if (key === undefined) continue;
+      const set = index.get(key);
+      set?.delete(record);
+      if (set && !set.size) index.delete(key);
+    }
+  }
+
+  private addTo(field: string, index: Map<string, Set<StoredRecord>>, record: StoredRecord): void {
+    const key = this.valueKeyOf(field, record);
+    if (key === undefined) return;
+    (index.get(key) ?? index.set(key, new Set()).get(key)!).add(record);
+  }
+
+  private valueKeyOf(field: string, record: StoredRecord): string | undefined {
+    const q = this.resource.queryFields[field];
+    const v = field === 'id' ? record.id : getPath(record.doc, q.path);
+    return v === undefined || v === null ? undefined : queryValueKey(q.kind, v);
+  }
+}
+
+/** The comparable form of a query-field value: descriptors and ids case-insensitive. */
+export function queryValueKey(kind: string, v: unknown): string {
+  if (typeof v === 'string') return kind === 'descriptor' || kind === 'id' ? v.toLowerCase() : v;
+  return String(v);
 }
 
 /**
@@ -82,7 +132,7 @@ export class DataStore {
     for (const [name, data] of Object.entries(state.collections)) {
       const c = this.collections.get(name);
       if (!c) continue;
-      for (const r of data.records) { c.byId.set(r.id, r); c.byKey.set(r.key, r); }
+      for (const r of data.records) { r.created ??= r.changeVersion; c.byId.set(r.id, r); c.byKey.set(r.key, r); c.index(r); }
       c.deletes.push(...data.deletes);
       c.keyChanges.push(...data.keyChanges);
     }
@@ -96,13 +146,14 @@ export class DataStore {
     const resource = this.model.byName.get(entry.r)!;
     if (entry.t === 'put') {
       const old = c.byId.get(entry.rec.id);
-      if (old) { c.byKey.delete(old.key); this.references.remove(old); }
+      if (old) { c.byKey.delete(old.key); this.references.remove(old); c.unindex(old); }
       c.byId.set(entry.rec.id, entry.rec);
       c.byKey.set(entry.rec.key, entry.rec);
+      c.index(entry.rec);
       this.references.add(resource, entry.rec);
     } else if (entry.t === 'del') {
       const old = c.byId.get(entry.ev.id);
-      if (old) { c.byId.delete(old.id); c.byKey.delete(old.key); this.references.remove(old); }
+      if (old) { c.byId.delete(old.id); c.byKey.delete(old.key); this.references.remove(old); c.unindex(old); }
       if (!c.deletes.some((d) => d.changeVersion === entry.ev.changeVersion)) c.deletes.push(entry.ev);
     } else if (entry.t === 'kc') {
       if (!c.keyChanges.some((k) => k.changeVersion === entry.ev.changeVersion && k.id === entry.ev.id)) c.keyChanges.push(entry.ev);
@@ -125,6 +176,7 @@ export class DataStore {
         const record = { ...r, doc: structuredClone(r.doc) };
         target.byId.set(record.id, record);
         target.byKey.set(record.key, record);
+        target.index(record);
       }
       target.deletes.push(...structuredClone(c.deletes));
       target.keyChanges.push(...structuredClone(c.keyChanges));
@@ -150,9 +202,11 @@ export class DataStore {
   create(resource: CompiledResource, doc: Record<string, unknown>): StoredRecord {
     const c = this.collection(resource.name);
     const key = naturalKey(resource, doc);
-    const record = this.stamp({ id: newId(), resource: resource.name, doc, key, etag: '', lastModified: '', changeVersion: 0 });
+    const record = this.stamp({ id: newId(), resource: resource.name, doc, key, etag: '', lastModified: '', changeVersion: 0, created: 0 });
+    record.created = record.changeVersion;
     c.byId.set(record.id, record);
     c.byKey.set(key, record);
+    c.index(record);
     this.references.add(resource, record);
     // A key deleted and created again no longer counts as deleted (decisions #17, upstream).
     const i = c.deletes.findIndex((d) => d.key === key);
@@ -168,12 +222,14 @@ export class DataStore {
   replace(resource: CompiledResource, record: StoredRecord, doc: Record<string, unknown>): StoredRecord {
     const c = this.collection(resource.name);
     const key = naturalKey(resource, doc);
+    c.unindex(record);
     if (key !== record.key) {
       const oldKeyValues = keyValues(resource, record.doc);
       c.byKey.delete(record.key);
       c.byKey.set(key, record);
       record.key = key;
       record.doc = doc;
+      c.index(record);
       this.stamp(record);
       this.references.add(resource, record);
       const event = { id: record.id, changeVersion: record.changeVersion, oldKeyValues, newKeyValues: keyValues(resource, doc) };
@@ -184,6 +240,7 @@ export class DataStore {
       return record;
     }
     record.doc = doc;
+    c.index(record);
     this.references.add(resource, record);
     this.stamp(record);
     this.log({ t: 'put', r: resource.name, rec: record });
@@ -214,6 +271,7 @@ export class DataStore {
   remove(resource: CompiledResource, record: StoredRecord): void {
     const c = this.collection(resource.name);
     this.references.remove(record);
+    c.unindex(record);
     c.byId.delete(record.id);
     c.byKey.delete(record.key);
     const event = { id: record.id, changeVersion: ++this.version, key: record.key, keyValues: keyValues(resource, record.doc) };

@@ -4,6 +4,7 @@ import { operationIds } from '../../../spec/generate/openapi-data.js';
 import { stringifyExact } from '../../http/exact-json.js';
 import { Problem } from '../../http/problems.js';
 import { getPath } from '../../store/json-path.js';
+import { queryValueKey, type StoredRecord } from '../../store/store.js';
 import { authorize, principalOf, type DataApi } from '../context.js';
 import { render } from '../documents.js';
 import { profileAccept, profileFor, readView } from '../profiles.js';
@@ -73,7 +74,11 @@ export function sendPage<T>(ctx: Context, items: T[], paging: Paging, toJson: (i
 
 const inWindow = (v: number, p: Paging) => (p.min === undefined || v >= p.min) && (p.max === undefined || v <= p.max);
 
-/** GET {data_root}/core/<resource>: equality search on query fields, stable creation order. */
+/**
+ * GET {data_root}/core/<resource>: equality search on query fields, in creation order. One
+ * filter is answered from its equality index; the rest are checked on those candidates only.
+ * Without filters the page is read lazily, so a page costs its offset and size, not the store.
+ */
 export function getAll(api: DataApi, ctx: Context, route: Route): void {
   const { resource } = route;
   const booleans = new Set(['totalCount', ...Object.entries(resource.queryFields).filter(([, q]) => q.kind === 'boolean').map(([n]) => n)]);
@@ -81,19 +86,44 @@ export function getAll(api: DataApi, ctx: Context, route: Route): void {
   authorize(api, ctx, resource, 'Read');
   const profile = profileFor(api, ctx, resource, 'read', profileAccept(ctx));
   const { client } = principalOf(ctx);
-  const matches = [...api.store.collection(resource.name).byId.values()].filter(
-    (r) => inWindow(r.changeVersion, paging) && api.authorizer.visible(api.store, client, resource, r) && Object.entries(filters).every(([name, value]) => fieldMatches(resource, name, value, raw[name], name === 'id' ? r.id : getPath(r.doc, resource.queryFields[name].path))),
-  );
-  sendPage(ctx, matches, paging, profile ? (r) => readView(resource, profile, render(r)) : render);
-  if (profile?.mediaType) ctx.type = `${profile.mediaType}; charset=utf-8`;
+  const collection = api.store.collection(resource.name);
+  const wanted = Object.entries(filters).map(([name, value]) => [name, wantedKey(resource, name, value, raw[name])] as const);
+  const candidates: Iterable<StoredRecord> = wanted.length ? collection.lookup(wanted[0][0], wanted[0][1]) : collection.byId.values();
+  const unrestricted = client.permissionSet === 'unrestricted';
+  const accept = (r: StoredRecord) =>
+    inWindow(r.changeVersion, paging) &&
+    wanted.every(([name, key]) => queryValueKey(resource.queryFields[name].kind, name === 'id' ? r.id : getPath(r.doc, resource.queryFields[name].path)) === key) &&
+    (unrestricted || api.authorizer.visible(api.store, client, resource, r));
+  const page: StoredRecord[] = [];
+  let total = 0;
+  if (!wanted.length && unrestricted && paging.min === undefined && paging.max === undefined) {
+    total = collection.byId.size;
+    let i = 0;
+    for (const r of candidates) {
+      if (i++ < paging.offset) continue;
+      if (page.length >= paging.limit) break;
+      page.push(r);
+    }
+  } else {
+    for (const r of candidates) {
+      if (!accept(r)) continue;
+      if (total >= paging.offset && page.length < paging.limit) page.push(r);
+      total++;
+      if (!paging.totalCount && page.length >= paging.limit && total > paging.offset) break;
+    }
+  }
+  const toJson = profile ? (r: StoredRecord) => readView(resource, profile, render(r)) : render;
+  if (paging.totalCount) ctx.set('Total-Count', String(total));
+  ctx.status = 200;
+  ctx.type = profile?.mediaType ? `${profile.mediaType}; charset=utf-8` : 'application/json; charset=utf-8';
+  ctx.body = stringifyExact(page.map(toJson));
 }
 
-function fieldMatches(resource: CompiledResource, name: string, wanted: unknown, raw: string, actual: unknown): boolean {
+/** The index key a query value is compared by (integers past 2^53 by their digits as sent). */
+function wantedKey(resource: CompiledResource, name: string, value: unknown, raw: string): string {
   const kind = resource.queryFields[name].kind;
-  // Integers beyond 2^53 are stored exactly (BigInt); compare them with the digits as sent.
-  if (typeof actual === 'bigint') return raw.trim() === actual.toString();
-  if (typeof wanted === 'string' && typeof actual === 'string' && (kind === 'descriptor' || kind === 'id')) return wanted.toLowerCase() === actual.toLowerCase();
-  return wanted === actual;
+  if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) return raw.trim();
+  return queryValueKey(kind, value);
 }
 
 /** GET .../deletes and .../keyChanges: change events in change-version order. */

@@ -1,0 +1,175 @@
+import type { StoredRecord } from '../../store/store.js';
+import { compact, header, personAtSchool, ref, type MapInput, type Row } from './rows.js';
+import { codeValue, type Doc, type Source } from './source.js';
+import { PREFERRED_EMAIL, staffRole } from './vocabulary.js';
+
+/**
+ * users: one row per person and school (research §10): students at the schools of their school
+ * associations, staff at the schools they are associated with, assigned to or teach at, contacts
+ * at their students' schools. Demographic fields never appear here (they belong to /demographics).
+ */
+export interface Placement {
+  person: StoredRecord;
+  school: StoredRecord;
+  schoolId: string;
+  role: string;
+  records: StoredRecord[];
+  grades?: string[];
+}
+
+type Kind = 'student' | 'staff' | 'contact';
+
+/** Per kind of person: the unique id field, where its e-mails and identification codes live. */
+const KINDS: Record<Kind, { uniqueId: string; emails: (src: Source, p: Placement, extra: Extra) => Doc[]; codes: (p: Placement, extra: Extra) => { type?: string; identifier?: unknown }[] }> = {
+  student: {
+    uniqueId: 'studentUniqueId',
+    emails: (_src, p, extra) => (extra.seoas.get(p.person.id) ?? []).flatMap((s) => (s.doc.electronicMails as Doc[] | undefined) ?? []),
+    codes: (p, extra) => (extra.seoas.get(p.person.id) ?? []).flatMap((s) => ((s.doc.studentIdentificationCodes as Doc[] | undefined) ?? [])
+      .map((c) => ({ type: codeValue(c.studentIdentificationSystemDescriptor), identifier: c.identificationCode }))),
+  },
+  staff: {
+    uniqueId: 'staffUniqueId',
+    emails: (_src, p) => (p.person.doc.electronicMails as Doc[] | undefined) ?? [],
+    codes: (p) => ((p.person.doc.identificationCodes as Doc[] | undefined) ?? [])
+      .map((c) => ({ type: codeValue(c.staffIdentificationSystemDescriptor), identifier: c.identificationCode })),
+  },
+  contact: {
+    uniqueId: 'contactUniqueId',
+    emails: (_src, p) => (p.person.doc.electronicMails as Doc[] | undefined) ?? [],
+    codes: () => [],
+  },
+};
+
+interface Extra { seoas: Map<string, StoredRecord[]> }
+
+export function mapUsers(input: MapInput): Row[] {
+  const { src, shared } = input;
+  const extra: Extra = { seoas: studentEdOrgAssociations(src) };
+  const rows: Row[] = [];
+  const students = studentPlacements(src);
+  for (const [kind, placements] of [['student', students], ['staff', staffPlacements(src)], ['contact', contactPlacements(src, students)]] as const) {
+    for (const p of placements) {
+      if (!shared.orgRowId.has(p.schoolId)) continue;
+      const spec = KINDS[kind];
+      const sourcedId = personAtSchool(p.person, p.school);
+      const email = pickEmail(spec.emails(src, p, extra), PREFERRED_EMAIL[kind]);
+      const uniqueId = p.person.doc[spec.uniqueId];
+      const codes = spec.codes(p, extra).filter((c) => c.type && c.identifier !== undefined).map((c) => ({ type: c.type!, identifier: String(c.identifier) }));
+      shared.userIds.add(sourcedId);
+      rows.push({
+        sourcedId,
+        org: p.schoolId,
+        reach: 'down',
+        data: compact({
+          ...header(sourcedId, p.person, ...p.records),
+          username: email ?? '',
+          userIds: [{ type: spec.uniqueId, identifier: String(uniqueId) }, ...codes],
+          enabledUser: 'true',
+          givenName: p.person.doc.firstName,
+          familyName: p.person.doc.lastSurname,
+          middleName: p.person.doc.middleName,
+          preferredFirstName: p.person.doc.preferredFirstName,
+          preferredLastName: p.person.doc.preferredLastSurname,
+          roles: [{ roleType: 'primary', role: p.role, org: ref('org', shared.orgRowId.get(p.schoolId)!) }],
+          identifier: String(uniqueId),
+          email,
+          grades: p.grades?.length ? p.grades : undefined,
+        }),
+      });
+    }
+  }
+  return rows;
+}
+
+/** Students at the schools of their school associations (the latest entry per school wins). */
+export function studentPlacements(src: Source): Placement[] {
+  const byPair = new Map<string, Placement & { entry: string }>();
+  for (const ssa of src.records('studentSchoolAssociation')) {
+    const person = src.follow(ssa, 'studentReference');
+    const school = src.follow(ssa, 'schoolReference');
+    const schoolId = school && src.orgIdOf(school);
+    if (!person || !school || !schoolId) continue;
+    const key = `${person.id}|${school.id}`;
+    const entry = String(ssa.doc.entryDate ?? '');
+    const seen = byPair.get(key);
+    if (seen && seen.entry >= entry) { seen.records.push(ssa); continue; }
+    const grade = codeValue(ssa.doc.entryGradeLevelDescriptor);
+    byPair.set(key, { person, school, schoolId, role: 'student', records: [...(seen?.records ?? []), ssa], entry, ...(grade ? { grades: [grade] } : {}) });
+  }
+  return [...byPair.values()];
+}
+
+/** Staff at schools they are associated with, assigned to, or teach a section at. */
+function staffPlacements(src: Source): Placement[] {
+  const byPair = new Map<string, Placement>();
+  const place = (person: StoredRecord | undefined, school: StoredRecord | undefined, record: StoredRecord) => {
+    const schoolId = school && src.orgIdOf(school);
+    if (!person || !school || !schoolId || school.resource !== 'school') return;
+    const key = `${person.id}|${school.id}`;
+    const p = byPair.get(key) ?? byPair.set(key, { person, school, schoolId, role: '', records: [] }).get(key)!;
+    p.records.push(record);
+  };
+  for (const a of src.records('staffSchoolAssociation')) place(src.follow(a, 'staffReference'), src.follow(a, 'schoolReference'), a);
+  const assignments = new Map<string, StoredRecord[]>();
+  for (const a of src.records('staffEducationOrganizationAssignmentAssociation')) {
+    const person = src.follow(a, 'staffReference');
+    if (!person) continue;
+    (assignments.get(person.id) ?? assignments.set(person.id, []).get(person.id)!).push(a);
+    place(person, src.follow(a, 'educationOrganizationReference'), a);
+  }
+  for (const a of src.records('staffSectionAssociation')) {
+    const section = src.follow(a, 'sectionReference');
+    const offering = section && src.follow(section, 'courseOfferingReference');
+    place(src.follow(a, 'staffReference'), offering && src.follow(offering, 'schoolReference'), a);
+  }
+  // Role: the classification of an assignment at the school, else at one of its ancestors, else teacher.
+  for (const p of byPair.values()) {
+    const mine = assignments.get(p.person.id) ?? [];
+    const at = (orgId: string) => mine.map((a) => {
+      const org = src.follow(a, 'educationOrganizationReference');
+      return org && src.orgIdOf(org) === orgId ? staffRole(codeValue(a.doc.staffClassificationDescriptor)) : undefined;
+    }).find(Boolean);
+    const ancestors = (id: string): string[] => (src.parents.get(id) ?? []).flatMap((x) => [x, ...ancestors(x)]);
+    p.role = at(p.schoolId) ?? ancestors(p.schoolId).map(at).find(Boolean) ?? 'teacher';
+  }
+  return [...byPair.values()];
+}
+
+/** Contacts at the schools of the students they are associated with. */
+function contactPlacements(src: Source, students: Placement[]): Placement[] {
+  const schoolsOf = new Map<string, Placement[]>();
+  for (const p of students) (schoolsOf.get(p.person.id) ?? schoolsOf.set(p.person.id, []).get(p.person.id)!).push(p);
+  const byPair = new Map<string, Placement>();
+  for (const a of src.records('studentContactAssociation')) {
+    const person = src.follow(a, 'contactReference');
+    const student = src.follow(a, 'studentReference');
+    if (!person || !student) continue;
+    const role = /guardian/i.test(codeValue(a.doc.relationDescriptor) ?? '') ? 'guardian' : 'parent';
+    for (const s of schoolsOf.get(student.id) ?? []) {
+      const key = `${person.id}|${s.school.id}`;
+      const p = byPair.get(key) ?? byPair.set(key, { person, school: s.school, schoolId: s.schoolId, role, records: [] }).get(key)!;
+      p.records.push(a);
+    }
+  }
+  return [...byPair.values()];
+}
+
+export function studentEdOrgAssociations(src: Source): Map<string, StoredRecord[]> {
+  const out = new Map<string, StoredRecord[]>();
+  for (const a of src.records('studentEducationOrganizationAssociation')) {
+    const student = src.follow(a, 'studentReference');
+    if (student) (out.get(student.id) ?? out.set(student.id, []).get(student.id)!).push(a);
+  }
+  return out;
+}
+
+/** The preferred published address: by type preference, then the primary one, then the first. */
+function pickEmail(emails: Doc[], preferred: readonly string[]): string | undefined {
+  const published = emails.filter((e) => e.doNotPublishIndicator !== true && typeof e.electronicMailAddress === 'string');
+  const rank = (e: Doc) => {
+    const type = (codeValue(e.electronicMailTypeDescriptor) ?? '').toLowerCase();
+    const i = preferred.indexOf(type);
+    return (i < 0 ? preferred.length : i) * 2 + (e.primaryEmailAddressIndicator === true ? 0 : 1);
+  };
+  return published.sort((a, b) => rank(a) - rank(b))[0]?.electronicMailAddress as string | undefined;
+}
