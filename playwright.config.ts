@@ -34,7 +34,8 @@ export default defineConfig({
   use: { extraHTTPHeaders: { Accept: 'application/json' } },
   webServer: isEmbeddedReference
     ? {
-        command: `${coverage ? 'npx c8 --reporter=text-summary --reporter=html --report-dir=coverage ' : ''}npx tsx reference/main.ts --config reference/config/conformance.json`,
+        // Under c8 (REFERENCE_COVERAGE=1) the reference writes its coverage when it exits on SIGTERM.
+        command: `${coverage ? 'npx c8 ' : ''}node --import tsx reference/main.ts --config reference/config/conformance.json`,
         url: `${target.dataApi.baseUrl}/`,
         reuseExistingServer: false,
         timeout: 60_000,

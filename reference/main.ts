@@ -3,6 +3,7 @@
  * to get a token. Usage: tsx reference/main.ts [--config file.json]; REFERENCE_CONFIG works too.
  */
 import { ConfigError } from './config/load.js';
+import { RosteringConfigError } from './rostering/service.js';
 import { startReference } from './server.js';
 
 const argIndex = process.argv.indexOf('--config');
@@ -14,22 +15,28 @@ try {
   const demo = ref.settings.generatedDemoSecret;
   console.log(`data API      ${ref.dataApiBaseUrl}  (ready in ${Date.now() - started} ms)`);
   console.log(`token         POST ${ref.dataApiBaseUrl}/oauth/token`);
+  console.log(`rostering     ${ref.rosteringBaseUrl}/std/roster/rostering/v1p2/  (bearer tokens from the token endpoint)`);
   if (demo) {
     console.log(`demo client   key demo-client  secret ${demo}`);
     console.log(`try           curl -s -u demo-client:${demo} -d grant_type=client_credentials ${ref.dataApiBaseUrl}/oauth/token`);
   } else {
     console.log(`clients       ${ref.settings.clients.map((c) => c.key).join(', ')} (from ${configFile})`);
   }
-  // Exit cleanly on SIGTERM/SIGINT so that coverage (c8) is written and sockets close.
+  // Exit cleanly on SIGTERM/SIGINT so that coverage (c8) is written, durable stores are
+  // compacted and sockets close. A signal sent to the whole process group arrives more than once
+  // (directly and relayed by wrappers such as c8): later ones must not kill the process early.
+  let stopping = false;
   const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     console.log(`${signal}: stopping`);
     void ref.close().then(() => process.exit(0));
-    setTimeout(() => process.exit(0), 2000).unref();
+    setTimeout(() => process.exit(0), 4000).unref();
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 } catch (err) {
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err instanceof RosteringConfigError) {
     console.error(err.message);
     process.exit(2);
   }

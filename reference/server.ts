@@ -8,6 +8,7 @@ import { loadSettings, type Settings } from './config/load.js';
 import type { ReferenceConfig } from './config/types.js';
 import { createDataApiApp } from './data-api/app.js';
 import { RequestValidator } from './data-api/validator.js';
+import { createRosteringService, inProcessEnv } from './rostering/service.js';
 import { Issuer } from './security/issuer.js';
 import { StoreRegistry } from './store/registry.js';
 import type { DataStore } from './store/store.js';
@@ -16,6 +17,8 @@ import type { DataStore } from './store/store.js';
 export interface RunningReference {
   settings: Settings;
   dataApiBaseUrl: string;
+  /** The rostering read service beside the data API (origin; paths start with /std/roster/...). */
+  rosteringBaseUrl: string;
   store: DataStore;
   /** Every data store of the process, by connection string. */
   stores: StoreRegistry;
@@ -38,13 +41,19 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
   const dataServer = await listen(settings.port, host);
   const dataPort = (dataServer.address() as AddressInfo).port;
   const dataApiBaseUrl = `http://${host}:${dataPort}${settings.basePath}`;
+  const rosteringServer = await listen(settings.rosteringPort, host);
+  const rosteringBaseUrl = `http://${host}:${(rosteringServer.address() as AddressInfo).port}`;
   const issuer = await Issuer.create({
     issuer: settings.issuer.issuer ?? dataApiBaseUrl,
-    audience: settings.issuer.audience ?? `http://${host}:${settings.rosteringPort}`,
+    audience: settings.issuer.audience ?? rosteringBaseUrl,
     ...(settings.issuer.privateKeyPem ? { privateKeyPem: settings.issuer.privateKeyPem } : {}),
   });
   const app = createDataApiApp({ settings, model, store, validator, issuer, document, version });
   dataServer.on('request', app.callback());
+  // The rostering service verifies the issuer's tokens with its public key; its environment
+  // variables (seed) default to the issuer's values and may be set in the process environment.
+  const rostering = await createRosteringService({ env: inProcessEnv(issuer), stores });
+  rosteringServer.on('request', rostering.app.callback());
 
   // Compile the remaining validators after start-up, a slice per tick, so the first request
   // of each operation does not pay for it and start-up does not wait for all of them.
@@ -58,11 +67,12 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
   return {
     settings,
     dataApiBaseUrl,
+    rosteringBaseUrl,
     store,
     stores,
     issuer,
     close: async () => {
-      await new Promise<void>((resolve) => { dataServer.closeAllConnections(); dataServer.close(() => resolve()); });
+      await Promise.all([dataServer, rosteringServer].map((s) => new Promise<void>((resolve) => { s.closeAllConnections(); s.close(() => resolve()); })));
       await stores.flush();
     },
   };

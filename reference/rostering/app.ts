@@ -1,0 +1,71 @@
+import Koa, { type Context } from 'koa';
+import type { CompiledModel } from '../../spec/model/compiled.js';
+import type { RosteringConfig } from './config.js';
+import type { Endpoint } from './endpoints.js';
+import { applyList, project } from './query/apply.js';
+import { readListQuery, readSingleQuery } from './query/params.js';
+import { parseRoute } from './route.js';
+import type { StoreResolver } from './routing.js';
+import { RosterError, statusBoundary, unauthorized, unknownPath } from './status.js';
+import type { TokenCheck } from './token-check.js';
+import { RosterViews } from './view.js';
+
+export interface RosteringParts {
+  config: RosteringConfig;
+  model: CompiledModel;
+  endpoints: Map<string, Endpoint>;
+  tokens: TokenCheck;
+  resolver: StoreResolver;
+}
+
+/**
+ * The rostering read service as a Koa app. One pipeline for every endpoint, in the upstream
+ * order (research §1): path shape (404) → token checks (401) → endpoint (404) → the endpoint's
+ * scope (401) → data-store resolution (401/404/400) → query parameters (400) → the caller's rows.
+ */
+export function createRosteringApp(parts: RosteringParts): Koa {
+  const { config, endpoints, tokens, resolver } = parts;
+  const views = new RosterViews(parts.model);
+  const app = new Koa();
+  app.proxy = false;
+  app.use(statusBoundary);
+  app.use(async (ctx) => {
+    if (ctx.path === '/health-check' && ctx.method === 'GET') {
+      ctx.body = { status: 'pass', mode: config.multiTenancy ? 'multi-tenant' : 'single-tenant' };
+      return;
+    }
+    const route = parseRoute(ctx.path, config);
+    if (ctx.method !== 'GET') {
+      ctx.set('Allow', 'GET');
+      throw new RosterError(405, 'The rostering service is read-only: only GET is supported.');
+    }
+    const caller = await tokens.verify(ctx.get('authorization'));
+    const endpoint = endpoints.get(route.endpoint.toLowerCase());
+    if (!endpoint) throw unknownPath();
+    if (!endpoint.scopes.some((s) => caller.scopes.has(s))) throw unauthorized();
+    const store = resolver.resolve(route, caller);
+    const view = views.of(store);
+    const claimed = [...new Set(caller.educationOrganizationIds)].sort();
+
+    if (route.sourcedId !== undefined) {
+      const { fields } = readSingleQuery(ctx.querystring, endpoint);
+      const row = view.find(endpoint, route.sourcedId, claimed);
+      if (!row) throw new RosterError(404, `Resource not found: ${endpoint.name}/${route.sourcedId}`);
+      send(ctx, route.base, { [endpoint.singleKey]: project(row.data, fields) });
+      return;
+    }
+    const query = readListQuery(ctx.querystring, endpoint);
+    const { total, items } = applyList(view.visible(endpoint, claimed), query);
+    ctx.set('X-Total-Count', String(total));
+    send(ctx, route.base, { [endpoint.collectionKey]: items });
+  });
+  return app;
+}
+
+/** JSON with every relative href made absolute under the request's own route prefix. */
+function send(ctx: Context, base: string, body: Record<string, unknown>): void {
+  const root = `${ctx.protocol}://${ctx.host}${base}`;
+  ctx.status = 200;
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.body = JSON.stringify(body, (key, value: unknown) => (key === 'href' && typeof value === 'string' && value.startsWith('/') ? root + value : value));
+}
