@@ -1,6 +1,7 @@
 /**
- * `npm start`: runs the reference on its in-memory default and prints where it listens and how
- * to get a token. Usage: tsx reference/main.ts [--config file.json]; REFERENCE_CONFIG works too.
+ * `npm start`: runs the reference on its in-memory default (with the demo data set) and prints
+ * where it listens and how to get a token.
+ * Usage: tsx reference/main.ts [--config file.json | --empty]; REFERENCE_CONFIG works too.
  */
 import { ConfigError } from './config/load.js';
 import { RosteringConfigError } from './rostering/service.js';
@@ -8,12 +9,14 @@ import { startReference } from './server.js';
 
 const argIndex = process.argv.indexOf('--config');
 const configFile = argIndex > 0 ? process.argv[argIndex + 1] : process.env.REFERENCE_CONFIG;
+// Without a configuration file the demo data set is loaded, unless --empty is given.
+const demoData = !configFile && !process.argv.includes('--empty');
 
 try {
   const started = Date.now();
-  const ref = await startReference(configFile ? { configFile } : {});
+  const ref = await startReference(configFile ? { configFile } : { overrides: { demoData } });
   const demo = ref.settings.generatedDemoSecret;
-  console.log(`data API      ${ref.dataApiBaseUrl}  (ready in ${Date.now() - started} ms)`);
+  console.log(`data API      ${ref.dataApiBaseUrl}  (ready in ${Date.now() - started} ms${demoData ? ', demo data loaded' : ''})`);
   console.log(`token         POST ${ref.dataApiBaseUrl}/oauth/token`);
   console.log(`rostering     ${ref.rosteringBaseUrl}/std/roster/rostering/v1p2/  (bearer tokens from the token endpoint)`);
   if (demo) {

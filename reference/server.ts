@@ -10,6 +10,7 @@ import { createDataApiApp } from './data-api/app.js';
 import { RequestValidator } from './data-api/validator.js';
 import { createRosteringService, inProcessEnv } from './rostering/service.js';
 import { Issuer } from './security/issuer.js';
+import { loadDemoData } from './demo/load.js';
 import { StoreRegistry } from './store/registry.js';
 import type { DataStore } from './store/store.js';
 
@@ -36,6 +37,7 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
   await validator.init();
   const stores = new StoreRegistry(model);
   const store = stores.open(settings.dataStore);
+  if (settings.demoData && !store.newestChangeVersion) loadDemoData(model, store);
 
   const host = settings.host;
   const dataServer = await listen(settings.port, host);
@@ -52,7 +54,7 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
   dataServer.on('request', app.callback());
   // The rostering service verifies the issuer's tokens with its public key; its environment
   // variables (seed) default to the issuer's values and may be set in the process environment.
-  const rostering = await createRosteringService({ env: inProcessEnv(issuer), stores });
+  const rostering = await createRosteringService({ env: inProcessEnv(issuer), stores, defaultStore: settings.dataStore });
   rosteringServer.on('request', rostering.app.callback());
 
   // Compile the remaining validators after start-up, a slice per tick, so the first request

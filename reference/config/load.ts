@@ -84,7 +84,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
   return {
     // REFERENCE_PORT lets several runs (or a harness) place the reference without a new file.
     port: process.env.REFERENCE_PORT ? Number(process.env.REFERENCE_PORT) : config.port ?? 8080,
-    rosteringPort: process.env.ROSTERING_PORT ? Number(process.env.ROSTERING_PORT) : config.rosteringPort ?? 8081,
+    rosteringPort: process.env.ROSTERING_PORT ? Number(process.env.ROSTERING_PORT) : process.env.REFERENCE_PORT ? (Number(process.env.REFERENCE_PORT) && Number(process.env.REFERENCE_PORT) + 1) : config.rosteringPort ?? 8081, // ROSTERING_PORT, else next to REFERENCE_PORT, so parallel runs never share one
     host: config.host ?? '127.0.0.1',
     basePath: (config.basePath ?? '/v7.3/api').replace(/\/$/, ''),
     tokenLifetimeSeconds: config.tokenLifetimeSeconds ?? 1800,

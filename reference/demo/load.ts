@@ -1,0 +1,93 @@
+import type { CompiledModel } from '../../spec/model/compiled.js';
+import type { DataStore } from '../store/store.js';
+import { Synthesizer } from './synthesize.js';
+
+/**
+ * The demo data set `npm start` loads: one state agency, two districts, three schools, school
+ * years, calendars, sessions, grading periods, courses, offerings, sections, class periods,
+ * students, staff, contacts and their associations, and at least one record of every other
+ * resource, so the rostering service has something to serve. Curated records name the facts a
+ * person looks for; everything else comes from the model (Synthesizer).
+ */
+const NS = 'uri://core.org';
+
+const DESCRIPTORS: Record<string, string[]> = {
+  gradeLevel: ['Ninth grade', 'Tenth grade', 'Eleventh grade', 'Twelfth grade', 'Sixth grade'],
+  educationOrganizationCategory: ['State Education Agency', 'Local Education Agency', 'School'],
+  localEducationAgencyCategory: ['Independent', 'Charter'],
+  sex: ['Female', 'Male', 'Not Selected'],
+  race: ['White', 'Asian', 'Black - African American', 'American Indian - Alaska Native'],
+  term: ['Fall Semester', 'Spring Semester', 'Year Round'],
+  gradingPeriod: ['First Six Weeks', 'Second Six Weeks'],
+  classroomPosition: ['Teacher of Record', 'Assistant Teacher'],
+  staffClassification: ['Teacher', 'Principal'],
+  academicSubject: ['Mathematics', 'English Language Arts', 'Science'],
+  calendarType: ['Student Specific', 'IEP'],
+  calendarEvent: ['Instructional day', 'Holiday'],
+  entryGradeLevel: [],
+  relation: ['Mother', 'Father', 'Guardian'],
+  programAssignment: ['Regular Education', 'Special Education'],
+  stateAbbreviation: ['TX', 'CA'],
+  addressType: ['Physical', 'Mailing'],
+  courseIdentificationSystem: ['LEA course code', 'State course code'],
+  assessmentCategory: ['State summative assessment', 'Benchmark test'],
+  entryType: ['Next year school', 'Transfer'],
+};
+
+export function loadDemoData(model: CompiledModel, store: DataStore): { records: number } {
+  const synth = new Synthesizer(model, store, NS);
+  const create = (name: string, n: number, overrides: Record<string, unknown> = {}) => {
+    const resource = model.byName.get(name);
+    if (!resource) throw new Error(`demo data: no resource ${name}`);
+    const doc = synth.document(resource, n, overrides);
+    if (!doc) throw new Error(`demo data: cannot build ${name} #${n}`);
+    if (!store.findByKey(resource, doc)) store.create(resource, doc);
+  };
+  const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+  // Descriptors: curated code values, three generic ones for every other descriptor.
+  for (const d of model.descriptorNames) {
+    const resource = model.byName.get(`${d}Descriptor`)!;
+    const codes = DESCRIPTORS[d]?.length ? DESCRIPTORS[d] : [`${pascal(d)} A`, `${pascal(d)} B`, `${pascal(d)} C`];
+    for (const code of codes) {
+      store.create(resource, { [`${d}DescriptorId`]: store.nextDescriptorId(), codeValue: code, namespace: `${NS}/${pascal(d)}Descriptor`, shortDescription: code.slice(0, 75) });
+    }
+  }
+  const desc = (d: string, code: string) => `${NS}/${pascal(d)}Descriptor#${code}`;
+  const categories = (c: string) => [{ educationOrganizationCategoryDescriptor: desc('educationOrganizationCategory', c) }];
+
+  for (const [i, year] of [2024, 2025, 2026].entries()) {
+    create('schoolYearType', i, { schoolYear: year, currentSchoolYear: year === 2025, schoolYearDescription: `${year - 1}-${year}` });
+  }
+  create('stateEducationAgency', 0, { stateEducationAgencyId: 255900, nameOfInstitution: 'State Department of Education', categories: categories('State Education Agency') });
+  const districts = [[255901, 'Grand Bend ISD'], [255902, 'Riverside Unified']] as const;
+  for (const [i, [id, name]] of districts.entries()) {
+    create('localEducationAgency', i, {
+      localEducationAgencyId: id, nameOfInstitution: name, categories: categories('Local Education Agency'),
+      localEducationAgencyCategoryDescriptor: desc('localEducationAgencyCategory', 'Independent'),
+      stateEducationAgencyReference: { stateEducationAgencyId: 255900 },
+    });
+  }
+  const schools = [[255901001, 'Grand Bend High School', 255901], [255901107, 'Grand Bend Middle School', 255901], [255902001, 'Riverside High School', 255902]] as const;
+  for (const [i, [id, name, lea]] of schools.entries()) {
+    create('school', i, {
+      schoolId: id, nameOfInstitution: name, categories: categories('School'),
+      gradeLevels: [{ gradeLevelDescriptor: desc('gradeLevel', i === 1 ? 'Sixth grade' : 'Ninth grade') }, { gradeLevelDescriptor: desc('gradeLevel', 'Tenth grade') }],
+      localEducationAgencyReference: { localEducationAgencyId: lea },
+    });
+  }
+
+  // Everything else: a few records of every resource, references chosen among what exists.
+  const counts: Record<string, number> = { student: 10, staff: 4, contact: 3, studentSchoolAssociation: 10, section: 4, studentSectionAssociation: 10, staffSectionAssociation: 4 };
+  for (const resource of synth.creationOrder()) {
+    if (resource.isDescriptor) continue;
+    const have = store.collection(resource.name).byId.size;
+    for (let n = have; n < (counts[resource.name] ?? 2); n++) {
+      const doc = synth.document(resource, n);
+      if (doc && !store.findByKey(resource, doc)) store.create(resource, doc);
+    }
+  }
+  let records = 0;
+  for (const _ of store.records()) records++;
+  return { records };
+}

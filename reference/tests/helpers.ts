@@ -1,0 +1,16 @@
+import { startReference, type RunningReference } from '../server.js';
+import type { ReferenceConfig } from '../config/types.js';
+
+/** An in-process reference on a free port with one unrestricted client, and a token for it. */
+export async function startForTest(overrides: Partial<ReferenceConfig> = {}): Promise<RunningReference & { token: string; data: (path: string, init?: RequestInit) => Promise<Response> }> {
+  const ref = await startReference({ overrides: { port: 0, rosteringPort: 0, clients: [{ key: 'test', secret: 'test-secret' }], ...overrides } });
+  const res = await fetch(`${ref.dataApiBaseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { Authorization: `Basic ${Buffer.from('test:test-secret').toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  const token = ((await res.json()) as { access_token: string }).access_token;
+  const data = (path: string, init: RequestInit = {}) =>
+    fetch(`${ref.dataApiBaseUrl}/data/v3/core/${path}`, { ...init, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...(init.headers ?? {}) } });
+  return { ...ref, token, data };
+}
