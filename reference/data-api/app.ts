@@ -10,6 +10,7 @@ import { Authorizer } from '../security/authorization.js';
 import { bearerAuthenticator } from '../security/bearer.js';
 import type { Issuer } from '../security/issuer.js';
 import { tokenEndpoint } from '../security/token-endpoint.js';
+import { tokenInfoEndpoint } from '../security/token-info.js';
 import type { DataStore } from '../store/store.js';
 import { adminRoutes } from '../admin/routes.js';
 import type { DataApi } from './context.js';
@@ -57,6 +58,11 @@ export function createDataApiApp(parts: DataApiParts): Koa {
     };
   });
   router.post(TOKEN_PATH, tokenEndpoint(settings, issuer));
+  router.post(`${TOKEN_PATH}_info`, tokenInfoEndpoint(store, api.authenticate));
+  // The metadata root lists the interface-description sections, as upstream serves it.
+  router.get('/metadata/', (ctx) => {
+    ctx.body = [{ name: 'Resources', endpointUri: `${origin(ctx)}${settings.basePath}/metadata/data/v3/resources/swagger.json`, prefix: '' }];
+  });
   router.get('/metadata/data/v3/resources/swagger.json', (ctx) => {
     ctx.body = { ...parts.document, servers: [{ url: `${origin(ctx)}${settings.basePath}` }] };
   });

@@ -8,8 +8,8 @@ import { principalOf, type DataApi } from './context.js';
  * Profiles (seed Endpoints rule 8): `application/vnd.core.<resource>.<profile>.readable+json` on
  * reads (Accept) and `...writable+json` on writes (Content-Type). A readable type on a write is
  * 400 invalid-profile-usage, a writable type on a read 400 invalid-method-usage, a profile not
- * assigned to the caller 403 incorrect-usage. A caller assigned exactly one profile covering
- * the resource uses it implicitly; with several it must name one (403 otherwise).
+ * assigned to the caller 403 incorrect-usage, and so is a plain JSON request of a caller whose
+ * profile covers the resource in that direction.
  */
 const PROFILE_TYPE = /^application\/vnd\.core\.([^.]+)\.([^.]+)\.(readable|writable)\+json$/i;
 
@@ -28,13 +28,18 @@ export function profileAccept(ctx: Context): string | undefined {
 
 export function profileFor(api: DataApi, ctx: Context, resource: CompiledResource, direction: 'read' | 'write', mediaType: string | undefined): AppliedProfile | undefined {
   const { client } = principalOf(ctx);
-  const assigned = api.settings.profiles.filter((p) => client.profiles.includes(p.name) && p.resources[resource.endpoint]?.[direction]);
+  const assigned = api.settings.profiles.filter((p) => client.profiles.includes(p.name) && p.resources[resource.endpoint]);
   const match = mediaType ? PROFILE_TYPE.exec(mediaType.trim()) : null;
   if (!match) {
-    if (assigned.length > 1) {
-      throw new Problem('security:data-policy:incorrect-usage', { errors: [`Several profiles apply to the '${resource.resourceName}' resource; name one with a profile media type.`] });
+    // A caller whose profile covers the resource must say so (seed: "a required covering
+    // profile type missing" is 403 incorrect-usage).
+    const covering = assigned.filter((p) => p.resources[resource.endpoint][direction]);
+    if (covering.length) {
+      throw new Problem('security:data-policy:incorrect-usage', {
+        errors: [`The caller's profile${covering.length > 1 ? 's' : ''} '${covering.map((p) => p.name).join("', '")}' cover${covering.length > 1 ? '' : 's'} the '${resource.resourceName}' resource: use ${mediaTypeOf(resource, covering[0].name, direction)}.`],
+      });
     }
-    return assigned.length === 1 ? applied(assigned[0], resource, direction) : undefined;
+    return undefined;
   }
   const [, resourceName, profileName, kind] = match;
   if ((kind.toLowerCase() === 'readable') !== (direction === 'read')) {
@@ -46,8 +51,14 @@ export function profileFor(api: DataApi, ctx: Context, resource: CompiledResourc
   if (!profile || resourceName.toLowerCase() !== resource.name.toLowerCase()) {
     throw new Problem('security:data-policy:incorrect-usage', { errors: [`The profile '${profileName}' is not assigned to the caller for the '${resource.resourceName}' resource.`] });
   }
+  if (!profile.resources[resource.endpoint][direction]) {
+    throw new Problem('profile:invalid-method-usage', { errors: [`The profile '${profile.name}' does not allow the '${resource.resourceName}' resource to be ${direction === 'read' ? 'read' : 'written'}.`] });
+  }
   return { ...applied(profile, resource, direction), mediaType: match[0] };
 }
+
+const mediaTypeOf = (resource: CompiledResource, profile: string, direction: 'read' | 'write') =>
+  `application/vnd.core.${resource.name.toLowerCase()}.${profile.toLowerCase()}.${direction === 'read' ? 'readable' : 'writable'}+json`;
 
 function applied(profile: ProfileConfig, resource: CompiledResource, direction: 'read' | 'write'): AppliedProfile {
   return { name: profile.name, filter: profile.resources[resource.endpoint][direction]! };

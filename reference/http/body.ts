@@ -43,11 +43,17 @@ export async function readText(ctx: Context): Promise<string> {
   return text;
 }
 
-/** Parses JSON text (integers exact, see exact-json.ts); a syntax error is a bad request naming where parsing stopped. */
+/**
+ * Parses JSON text (integers exact, see exact-json.ts). Text that is not JSON at all is a bad
+ * request; a JSON document broken inside (truncated, a stray comma) is reported under
+ * validationErrors, as the seed's data-validation row lists malformed JSON.
+ */
 export function parseJson(text: string): unknown {
   try {
     return parseExact(text);
   } catch (err) {
-    throw new Problem('bad-request', { errors: [`The request body could not be parsed as JSON: ${(err as Error).message}`] });
+    const message = `The request body could not be parsed as JSON: ${(err as Error).message}`;
+    if (/^\s*[[{]/.test(text)) throw new Problem('bad-request:data-validation-failed', { validationErrors: { $: [message] } });
+    throw new Problem('bad-request', { errors: [message] });
   }
 }

@@ -63,7 +63,11 @@ export class Authorizer {
 
   /** Whether a record is visible to the client (collections are filtered with this). */
   visible(store: DataStore, client: Client, resource: CompiledResource, record: StoredRecord): boolean {
-    return !this.failure(store, client, resource, record.doc, 'Read');
+    return this.visibleDocument(store, client, resource, record.doc);
+  }
+
+  visibleDocument(store: DataStore, client: Client, resource: CompiledResource, doc: Record<string, unknown>): boolean {
+    return !this.failure(store, client, resource, doc, 'Read');
   }
 
   private failure(store: DataStore, client: Client, resource: CompiledResource, doc: Record<string, unknown>, action: Action): Problem | undefined {

@@ -19,7 +19,14 @@ export interface StoredRecord {
   created: number;
 }
 
-export interface DeleteEvent { id: string; changeVersion: number; key: string; keyValues: Record<string, unknown> }
+export interface DeleteEvent {
+  id: string;
+  changeVersion: number;
+  key: string;
+  keyValues: Record<string, unknown>;
+  /** The deleted document, kept so the feed can be filtered by the reader's authorization. */
+  doc?: Record<string, unknown>;
+}
 export interface KeyChangeEvent { id: string; changeVersion: number; oldKeyValues: Record<string, unknown>; newKeyValues: Record<string, unknown> }
 
 /**
@@ -274,7 +281,7 @@ export class DataStore {
     c.unindex(record);
     c.byId.delete(record.id);
     c.byKey.delete(record.key);
-    const event = { id: record.id, changeVersion: ++this.version, key: record.key, keyValues: keyValues(resource, record.doc) };
+    const event = { id: record.id, changeVersion: ++this.version, key: record.key, keyValues: keyValues(resource, record.doc), doc: record.doc };
     c.deletes.push(event);
     this.log({ t: 'del', r: resource.name, ev: event });
   }

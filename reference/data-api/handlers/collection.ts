@@ -4,7 +4,7 @@ import { operationIds } from '../../../spec/generate/openapi-data.js';
 import { stringifyExact } from '../../http/exact-json.js';
 import { Problem } from '../../http/problems.js';
 import { getPath } from '../../store/json-path.js';
-import { queryValueKey, type StoredRecord } from '../../store/store.js';
+import { queryValueKey, type KeyChangeEvent, type StoredRecord } from '../../store/store.js';
 import { authorize, principalOf, type DataApi } from '../context.js';
 import { render } from '../documents.js';
 import { profileAccept, profileFor, readView } from '../profiles.js';
@@ -126,16 +126,28 @@ function wantedKey(resource: CompiledResource, name: string, value: unknown, raw
   return queryValueKey(kind, value);
 }
 
-/** GET .../deletes and .../keyChanges: change events in change-version order. */
+/**
+ * GET .../deletes and .../keyChanges: change events in change-version order. Deletes are
+ * filtered by what the caller could have read; several key changes of one item in the window
+ * are one entry (the oldest old values, the newest new values), as upstream reports them.
+ */
 export function feed(api: DataApi, ctx: Context, route: Route): void {
   const { resource } = route;
   const ids = operationIds(resource);
   const { paging } = readQuery(api, ctx, route.kind === 'deletes' ? ids.deletes : ids.keyChanges, COMMON);
   authorize(api, ctx, resource, 'Read');
+  const { client } = principalOf(ctx);
   const c = api.store.collection(resource.name);
   if (route.kind === 'deletes') {
-    sendPage(ctx, c.deletes.filter((d) => inWindow(d.changeVersion, paging)), paging, (d) => ({ id: d.id, changeVersion: d.changeVersion, keyValues: d.keyValues }));
-  } else {
-    sendPage(ctx, c.keyChanges.filter((k) => inWindow(k.changeVersion, paging)), paging, (k) => k);
+    const visible = c.deletes.filter((d) => inWindow(d.changeVersion, paging) && (!d.doc || api.authorizer.visibleDocument(api.store, client, resource, d.doc)));
+    sendPage(ctx, visible, paging, (d) => ({ id: d.id, changeVersion: d.changeVersion, keyValues: d.keyValues }));
+    return;
   }
+  const byItem = new Map<string, KeyChangeEvent>();
+  for (const k of c.keyChanges) {
+    if (!inWindow(k.changeVersion, paging)) continue;
+    const first = byItem.get(k.id);
+    byItem.set(k.id, first ? { ...k, oldKeyValues: first.oldKeyValues } : k);
+  }
+  sendPage(ctx, [...byItem.values()].sort((a, b) => a.changeVersion - b.changeVersion), paging, (k) => k);
 }

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { operationIds } from '../../../spec/generate/openapi-data.js';
 import { stringifyExact } from '../../http/exact-json.js';
 import { Problem } from '../../http/problems.js';
-import { naturalKey } from '../../store/keys.js';
+import { keyValues, naturalKey } from '../../store/keys.js';
 import type { StoredRecord } from '../../store/store.js';
 import { authorize, type DataApi } from '../context.js';
 import { render, sameDocument } from '../documents.js';
@@ -55,8 +55,9 @@ export async function put(api: DataApi, ctx: Context, route: Route): Promise<voi
       });
     }
     if (api.store.collection(resource.name).byKey.has(key)) {
+      const values = Object.entries(keyValues(resource, doc)).map(([k, v]) => `${k} = ${stringifyExact(v)}`).join(', ');
       throw new Problem('data-conflict:non-unique-identity', {
-        errors: [`A natural key conflict occurred when attempting to update the resource ${resource.resourceName}: another item already has these identifying values.`],
+        errors: [`A natural key conflict occurred when attempting to update the resource ${resource.resourceName}: another item already has the identifying values ${values}.`],
       });
     }
   }
