@@ -7,6 +7,8 @@ const TYPES: { file: string; type: string; out: string }[] = [
   { file: 'spec/types/problem-type.ts', type: 'ProblemTypeRegistry', out: 'spec/schemas/problem-types.schema.json' },
   { file: 'reference/config/types.ts', type: 'ReferenceConfig', out: 'spec/schemas/reference-config.schema.json' },
   { file: 'suites/targets/types.ts', type: 'Target', out: 'spec/schemas/target.schema.json' },
+  { file: 'suites/targets/deviations.ts', type: 'KnownDeviationsFile', out: 'spec/schemas/known-deviations.schema.json' },
+  { file: 'suites/_harness/reporter/types.ts', type: 'ConformanceReport', out: 'spec/schemas/conformance-report.schema.json' },
 ];
 
 export function generateTypeSchemas(root: string): Record<string, unknown> {

@@ -1,4 +1,7 @@
 import { test as base, expect, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { deviationFor, loadDeviations } from './deviations.js';
+import { exchangeOf } from './evidence.js';
+import type { Exchange } from './reporter/types.js';
 import { target, type ResolvedTarget } from './target.js';
 import { sharedTokens } from './tokens.js';
 
@@ -6,14 +9,32 @@ import { sharedTokens } from './tokens.js';
 export const RUN_ID = (process.env.CONFORMANCE_RUN_ID ??= `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`);
 
 let sequence = 0;
-/** A short value unique to this run and worker: `<run>-<worker>-<n>`. */
-export const unique = (prefix = 'c') => `${prefix}${RUN_ID}-${process.env.TEST_PARALLEL_INDEX ?? '0'}-${++sequence}`;
+/**
+ * A short value unique to this run and worker process: `<run>-<worker>-<n>`. TEST_WORKER_INDEX,
+ * not the parallel slot: a worker that replaces a failed one takes over its slot but starts
+ * counting again, and must not repeat the values of the records the failed one may have left.
+ */
+export const unique = (prefix = 'c') => `${prefix}${RUN_ID}-${process.env.TEST_WORKER_INDEX ?? '0'}-${++sequence}`;
 
 type Body = Record<string, unknown>;
 
 /** A data-API client acting as one of the target's clients, with paths relative to {data_root}. */
 export class DataClient {
-  constructor(readonly request: APIRequestContext, readonly target: ResolvedTarget, readonly token: string | undefined, private readonly created: { url: string }[]) {}
+  constructor(
+    readonly request: APIRequestContext,
+    readonly target: ResolvedTarget,
+    readonly token: string | undefined,
+    private readonly created: { url: string }[],
+    /** Where the test's exchanges are kept, as evidence if it fails. */
+    private readonly exchanges: Exchange[] = [],
+  ) {}
+
+  private async recorded(method: string, url: string, headers: Record<string, string>, body: string | undefined, send: Promise<APIResponse>): Promise<APIResponse> {
+    const res = await send;
+    this.exchanges.push(await exchangeOf(method, url, headers, body, res));
+    if (this.exchanges.length > 20) this.exchanges.shift();
+    return res;
+  }
 
   url(path: string): string {
     return /^https?:/.test(path) ? path : `${this.target.dataRoot}/${path.replace(/^\//, '')}`;
@@ -24,19 +45,30 @@ export class DataClient {
   }
 
   get(path: string, headers: Record<string, string> = {}): Promise<APIResponse> {
-    return this.request.get(this.url(path), { headers: this.headers(headers) });
+    const url = this.url(path);
+    const h = this.headers(headers);
+    return this.recorded('GET', url, h, undefined, this.request.get(url, { headers: h }));
   }
 
   post(path: string, body: Body | string, headers: Record<string, string> = {}): Promise<APIResponse> {
-    return this.request.post(this.url(path), { headers: this.headers({ 'Content-Type': 'application/json', ...headers }), data: typeof body === 'string' ? body : JSON.stringify(body) });
+    return this.write('POST', path, body, headers);
   }
 
   put(path: string, body: Body | string, headers: Record<string, string> = {}): Promise<APIResponse> {
-    return this.request.put(this.url(path), { headers: this.headers({ 'Content-Type': 'application/json', ...headers }), data: typeof body === 'string' ? body : JSON.stringify(body) });
+    return this.write('PUT', path, body, headers);
   }
 
   delete(path: string, headers: Record<string, string> = {}): Promise<APIResponse> {
-    return this.request.delete(this.url(path), { headers: this.headers(headers) });
+    const url = this.url(path);
+    const h = this.headers(headers);
+    return this.recorded('DELETE', url, h, undefined, this.request.delete(url, { headers: h }));
+  }
+
+  private write(method: 'POST' | 'PUT', path: string, body: Body | string, headers: Record<string, string>): Promise<APIResponse> {
+    const url = this.url(path);
+    const h = this.headers({ 'Content-Type': 'application/json', ...headers });
+    const data = typeof body === 'string' ? body : JSON.stringify(body);
+    return this.recorded(method, url, h, data, this.request.fetch(url, { method, headers: h, data }));
   }
 
   /** POSTs a new record, expects 201 and schedules its deletion; returns its item URL and id. */
@@ -62,12 +94,35 @@ interface Fixtures {
   api: DataClient;
   /** The same request context with no credentials. */
   anon: DataClient;
+  /** The HTTP exchanges of the test, attached as evidence when it fails. */
+  exchanges: Exchange[];
+  /** Applies the target's known deviations (automatic). */
+  knownDeviations: void;
 }
 
+const deviations = loadDeviations();
+
 export const test = base.extend<Fixtures>({
-  api: async ({ request }, use) => {
+  exchanges: async ({}, use, testInfo) => {
+    const list: Exchange[] = [];
+    await use(list);
+    if (testInfo.status !== testInfo.expectedStatus && list.length) {
+      await testInfo.attach('exchanges', { body: JSON.stringify(list), contentType: 'application/json' });
+    }
+  },
+  knownDeviations: [async ({}, use, testInfo) => {
+    const title = testInfo.titlePath.join(' › ');
+    const primary = testInfo.annotations.find((a) => a.type === 'rule')?.description;
+    const d = deviationFor(deviations, title, primary);
+    if (d) {
+      testInfo.annotations.push({ type: 'known-deviation', description: `${d.reason} (until ${d.expires})` });
+      testInfo.fail();
+    }
+    await use();
+  }, { auto: true }],
+  api: async ({ request, exchanges }, use) => {
     const created: { url: string }[] = [];
-    await use(new DataClient(request, target, sharedTokens().primary, created));
+    await use(new DataClient(request, target, sharedTokens().primary, created, exchanges));
     // Delete what the test created, newest first (dependents before what they reference).
     const token = sharedTokens().primary;
     const leftovers: string[] = [];
@@ -77,8 +132,8 @@ export const test = base.extend<Fixtures>({
     }
     if (leftovers.length) throw new Error(`cleanup could not delete: ${leftovers.join(', ')}`);
   },
-  anon: async ({ request }, use) => {
-    await use(new DataClient(request, target, undefined, []));
+  anon: async ({ request, exchanges }, use) => {
+    await use(new DataClient(request, target, undefined, [], exchanges));
   },
 });
 

@@ -2,10 +2,14 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult as PwResult } from '@playwright/test/reporter';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { loadCatalog } from '../catalog.js';
+import { covers, deviationFor, isExpired, loadDeviations } from '../deviations.js';
+import { curlOf } from '../evidence.js';
 import { target } from '../target.js';
 import { renderHtml } from './html.js';
-import type { ConformanceReport, Counts, RuleResult, TestResult, Verdict } from './types.js';
+import type { ConformanceReport, Counts, Exchange, RuleResult, TestResult, Verdict } from './types.js';
 
 /**
  * Writes reports/conformance.json and conformance.html: one verdict per catalog rule, from the
@@ -33,6 +37,7 @@ export default class ConformanceReporter implements Reporter {
 
   onEnd(_result: FullResult): void {
     const report = buildReport(this.tests, this.results, this.rootDir);
+    assertValid(report, this.rootDir);
     mkdirSync(this.outputDir, { recursive: true });
     writeFileSync(join(this.outputDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(join(this.outputDir, 'conformance.html'), renderHtml(report));
@@ -49,6 +54,8 @@ const emptyCounts = (): Counts => ({ pass: 0, fail: 0, 'not-applicable': 0, 'kno
 
 export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>, rootDir: string): ConformanceReport {
   const catalog = loadCatalog();
+  const deviations = loadDeviations();
+  const matched = new Set<object>();
   const byRule = new Map<string, TestResult[]>();
   let passed = 0, failed = 0, skipped = 0;
   for (const test of tests) {
@@ -59,13 +66,22 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
     else if (outcome === 'skipped') skipped++;
     else failed++;
     const na = test.annotations.find((a) => a.type === 'not-applicable') ?? result.annotations.find((a) => a.type === 'not-applicable');
+    // file › describe … › title (the project name, if any, is not part of it)
+    const title = [relative(rootDir, test.location.file), ...test.titlePath().slice(3)].filter(Boolean).join(' › ');
+    const primary = test.annotations.find((a) => a.type === 'rule')?.description;
+    for (const d of deviations) if (!isExpired(d) && covers(d, title, primary)) matched.add(d);
+    const deviation = deviationFor(deviations, title, primary);
+    const didFail = outcome !== 'passed' && outcome !== 'skipped';
+    const evidence = didFail ? exchangesOf(result) : [];
     const entry: TestResult = {
-      title: test.titlePath().filter(Boolean).slice(1).join(' › '),
+      title,
       file: relative(rootDir, test.location.file),
       line: test.location.line,
       outcome,
       ...(na ? { notApplicable: na.description ?? 'not applicable' } : {}),
       ...(result.error?.message ? { error: stripAnsi(result.error.message).split('\n').slice(0, 12).join('\n') } : {}),
+      ...(deviation ? { knownDeviation: deviation } : {}),
+      ...(evidence.length ? { evidence, reproduce: evidence.map(curlOf) } : {}),
     };
     for (const a of test.annotations) if (a.type === 'rule' && a.description) (byRule.get(a.description) ?? byRule.set(a.description, []).get(a.description)!).push(entry);
   }
@@ -89,13 +105,38 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
     timestamp: new Date().toISOString(),
     summary: { verdict, byLevel, byFamily, tests: { passed, failed, skipped } },
     rules,
+    deviations: {
+      applied: deviations.filter((d) => matched.has(d)),
+      expired: deviations.filter((d) => isExpired(d)),
+      unmatched: deviations.filter((d) => !isExpired(d) && !matched.has(d)),
+    },
   };
 }
 
-/** A rule fails if any of its tests failed; passes if one passed and none failed. */
+/** The last exchanges a failing test attached (see fixtures.ts), newest last. */
+function exchangesOf(result: PwResult): Exchange[] {
+  const a = result.attachments.find((x) => x.name === 'exchanges' && x.body);
+  if (!a?.body) return [];
+  try { return (JSON.parse(a.body.toString('utf8')) as Exchange[]).slice(-5); } catch { return []; }
+}
+
+/** The report must satisfy its own schema (generated from types.ts) before it is written. */
+function assertValid(report: ConformanceReport, rootDir: string): void {
+  const schema = JSON.parse(readFileSync(join(rootDir, 'spec/schemas/conformance-report.schema.json'), 'utf8')) as object;
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  const validate = ajv.compile(schema);
+  if (!validate(report)) throw new Error(`conformance report does not follow its schema: ${JSON.stringify(validate.errors?.slice(0, 5))}`);
+}
+
+/**
+ * A rule fails if any of its tests failed unexpectedly; is a known deviation if its failing
+ * tests all ran under a deviation entry; passes if one passed and none failed.
+ */
 function verdictOf(tests: TestResult[]): Verdict {
   if (!tests.length) return 'untested';
-  if (tests.some((t) => t.outcome !== 'passed' && t.outcome !== 'skipped')) return 'fail';
+  if (tests.some((t) => !t.knownDeviation && t.outcome !== 'passed' && t.outcome !== 'skipped')) return 'fail';
+  if (tests.some((t) => t.knownDeviation)) return 'known-deviation';
   if (tests.some((t) => t.outcome === 'passed')) return 'pass';
   if (tests.every((t) => t.notApplicable)) return 'not-applicable';
   return 'untested';

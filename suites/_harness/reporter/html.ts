@@ -1,12 +1,29 @@
-import type { ConformanceReport, RuleResult } from './types.js';
+import type { ConformanceReport, DeviationEntry, RuleResult, TestResult } from './types.js';
 
 /** A self-contained page (no external assets): verdict, counts, failing rules first with evidence. */
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const ORDER: Record<string, number> = { fail: 0, untested: 1, 'known-deviation': 2, 'not-applicable': 3, pass: 4 };
 
+function evidence(t: TestResult): string {
+  if (!t.evidence?.length) return '';
+  const exchanges = t.evidence.map((e, i) => `<details class="exchange"><summary>${esc(e.method)} ${esc(e.url)} → ${e.status}</summary>` +
+    `<pre>${esc(Object.entries(e.requestHeaders).map(([k, v]) => `${k}: ${v}`).join('\n'))}${e.requestBody ? `\n\n${esc(e.requestBody)}` : ''}</pre>` +
+    `<pre>${e.status}\n${esc(Object.entries(e.responseHeaders).map(([k, v]) => `${k}: ${v}`).join('\n'))}${e.responseBody ? `\n\n${esc(e.responseBody)}` : ''}</pre>` +
+    `<p>Reproduce:</p><pre class="curl">${esc(t.reproduce?.[i] ?? '')}</pre></details>`).join('');
+  return `<div class="evidence">${exchanges}</div>`;
+}
+
+function testItem(t: TestResult): string {
+  const note = t.notApplicable ? ` (${esc(t.notApplicable)})` : t.knownDeviation ? ` — known deviation: ${esc(t.knownDeviation.reason)} (until ${esc(t.knownDeviation.expires)})` : '';
+  return `<li class="${t.outcome}"><code>${esc(t.file)}:${t.line}</code> ${esc(t.title)} — <b>${t.outcome}</b>${note}${t.error ? `<pre>${esc(t.error)}</pre>` : ''}${evidence(t)}</li>`;
+}
+
+const deviationList = (title: string, list: DeviationEntry[]) =>
+  list.length ? `<h3>${title}</h3><ul>${list.map((d) => `<li>${esc(d.test ?? d.rule ?? '')} — ${esc(d.reason)} (until ${esc(d.expires)})</li>`).join('')}</ul>` : '';
+
 function ruleRow(r: RuleResult): string {
-  const tests = r.tests.map((t) => `<li class="${t.outcome}"><code>${esc(t.file)}:${t.line}</code> ${esc(t.title)} — <b>${t.outcome}</b>${t.notApplicable ? ` (${esc(t.notApplicable)})` : ''}${t.error ? `<pre>${esc(t.error)}</pre>` : ''}</li>`).join('');
+  const tests = r.tests.map(testItem).join('');
   return `<tr class="${r.verdict}" data-verdict="${r.verdict}"><td><span class="chip ${r.verdict}">${r.verdict}</span></td><td>${r.level}</td><td><code>${esc(r.id)}</code><div class="stmt">${esc(r.statement)}</div><div class="src">${esc(r.source.document)} — ${esc(r.source.section)}</div>${tests ? `<ul>${tests}</ul>` : ''}</td></tr>`;
 }
 
@@ -28,6 +45,7 @@ h1 .verdict{padding:.1em .5em;border-radius:.3em;color:#fff}
 .chip.pass{background:#cfe9d9}.chip.fail{background:#f6caca}.chip.untested{background:#fde9b8}.chip.not-applicable{background:#e3e3e3}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.3em;text-align:left;vertical-align:top}
 .stmt{margin:.2em 0}.src{color:#777;font-size:12px}pre{background:#fff4f4;padding:.5em;white-space:pre-wrap}
+pre.curl{background:#f4f4ff}details.exchange{margin:.3em 0}
 </style></head><body>
 <h1>Conformance of <code>${esc(report.target.name)}</code>: <span class="verdict ${report.summary.verdict}" id="verdict">${report.summary.verdict}</span></h1>
 <p>${esc(report.target.dataApiBaseUrl)} · suite ${esc(report.suiteVersion)} · spec ${esc(report.specHash.slice(0, 12))} · ${esc(report.timestamp)}</p>
@@ -36,6 +54,8 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;pad
 <h2>By family</h2><table>${families}</table>
 ${section('data-api', 'Data API rules')}
 ${section('rostering', 'Rostering rules')}
+<h2>Known deviations</h2>${report.deviations.applied.length + report.deviations.expired.length + report.deviations.unmatched.length ? '' : '<p>None declared.</p>'}
+${deviationList('Applied', report.deviations.applied)}${deviationList('Expired (no longer applied)', report.deviations.expired)}${deviationList('Matching no test', report.deviations.unmatched)}
 </body></html>
 `;
 }

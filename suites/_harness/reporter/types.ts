@@ -10,6 +10,22 @@ export interface ConformanceReport {
   timestamp: string;
   summary: Summary;
   rules: RuleResult[];
+  /** The target's known-deviations file as applied in this run. */
+  deviations: {
+    /** Entries that matched at least one test. */
+    applied: DeviationEntry[];
+    /** Entries past their expiry date: they no longer apply. */
+    expired: DeviationEntry[];
+    /** Unexpired entries that matched no test of the run. */
+    unmatched: DeviationEntry[];
+  };
+}
+
+export interface DeviationEntry {
+  test?: string;
+  rule?: string;
+  reason: string;
+  expires: string;
 }
 
 export type Verdict = 'pass' | 'fail' | 'not-applicable' | 'known-deviation' | 'untested';
@@ -26,7 +42,7 @@ export interface Summary {
   /** conformant: every MUST rule passes; not-conformant: a MUST rule fails; incomplete: otherwise. */
   verdict: 'conformant' | 'not-conformant' | 'incomplete';
   byLevel: { MUST: Counts; SHOULD: Counts };
-  byFamily: Record<string, Counts>;
+  byFamily: { [family: string]: Counts };
   tests: { passed: number; failed: number; skipped: number };
 }
 
@@ -52,4 +68,21 @@ export interface TestResult {
   notApplicable?: string;
   /** First lines of the failure. */
   error?: string;
+  /** The deviation entry the test ran under (expected to fail). */
+  knownDeviation?: DeviationEntry;
+  /** For failures: the last HTTP exchanges of the test, credentials redacted. */
+  evidence?: Exchange[];
+  /** For failures: commands that replay those requests (tokens replaced by $TOKEN). */
+  reproduce?: string[];
+}
+
+export interface Exchange {
+  method: string;
+  url: string;
+  requestHeaders: { [name: string]: string };
+  requestBody?: string;
+  /** @TJS-type integer */
+  status: number;
+  responseHeaders: { [name: string]: string };
+  responseBody?: string;
 }
