@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 import { isEmbeddedReference, target } from './suites/_harness/target.js';
+import { FLOWS_ENV, embeddedFlowServers, rosteringSelected } from './suites/rostering/_support/flows.js';
 
 /**
  * Conformance suites against the deployment named by TARGET (a target file), by default the
@@ -14,6 +15,18 @@ if (isEmbeddedReference) {
 }
 
 const coverage = process.env.REFERENCE_COVERAGE === '1';
+
+// Rostering routing flows: the default reference serves the single-tenant flow from admin
+// databases written here; three more reference processes serve the context, multi-tenant and
+// multi-tenant-with-context flows, started only when the run includes the rostering suites.
+const rosteringFlows = isEmbeddedReference && !process.env[FLOWS_ENV] && !process.argv.includes('--list')
+  ? embeddedFlowServers({
+      dataApiBaseUrl: target.dataApi.baseUrl,
+      basePath: new URL(target.dataApi.baseUrl).pathname,
+      privateKeyPem: process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM!,
+      withExtraServers: rosteringSelected(process.argv),
+    })
+  : { defaultEnv: {}, servers: [] };
 
 export default defineConfig({
   testDir: './suites',
@@ -33,7 +46,7 @@ export default defineConfig({
   ],
   use: { extraHTTPHeaders: { Accept: 'application/json' } },
   webServer: isEmbeddedReference
-    ? {
+    ? [{
         // Under c8 (REFERENCE_COVERAGE=1) the reference writes its coverage when it exits on SIGTERM.
         command: `${coverage ? 'npx c8 ' : ''}node --import tsx reference/main.ts --config reference/config/conformance.json`,
         url: `${target.dataApi.baseUrl}/`,
@@ -43,9 +56,26 @@ export default defineConfig({
         env: {
           REFERENCE_ISSUER_PRIVATE_KEY_PEM: process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM ?? '',
           ...(process.env.REFERENCE_PORT ? { REFERENCE_PORT: process.env.REFERENCE_PORT } : {}),
+          ...(process.env.ROSTERING_PORT ? { ROSTERING_PORT: process.env.ROSTERING_PORT } : {}),
+          ...rosteringFlows.defaultEnv,
         },
-        stdout: 'ignore',
-        stderr: 'pipe',
-      }
+        stdout: 'ignore' as const,
+        stderr: 'pipe' as const,
+      }, ...rosteringFlows.servers.map((s) => ({
+        command: 'node --import tsx reference/main.ts --config reference/config/conformance.json',
+        url: `http://127.0.0.1:${s.rosteringPort}/health-check`,
+        reuseExistingServer: false,
+        timeout: 60_000,
+        gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
+        env: {
+          REFERENCE_ISSUER_PRIVATE_KEY_PEM: process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM ?? '',
+          REFERENCE_PORT: String(s.dataPort),
+          ROSTERING_PORT: String(s.rosteringPort),
+          REFERENCE_DATA_STORE: 'memory:default',
+          ...s.env,
+        },
+        stdout: 'ignore' as const,
+        stderr: 'pipe' as const,
+      }))]
     : undefined,
 });

@@ -9,8 +9,8 @@ import { encryptConnectionString } from './connection-string-crypto.js';
  * and column names (research/rostering.md §8). Kept in a lowdb JSON file, or in memory.
  *
  * Admin connection strings:
- * - `memory:default` — in memory, holding instance 1 (`default`) whose connection string is
- *   `memory:default`, the data store the data API writes;
+ * - `memory:default` — in memory, holding instance 1 (`default`) whose connection string names
+ *   the data store the data API writes (`memory:default` unless told otherwise);
  * - `memory:<name>` — in memory, empty;
  * - `file:<path>` (or a path ending in `.json`) — a lowdb JSON file that must exist.
  */
@@ -44,11 +44,11 @@ export class AdminDatabase {
   }
 
   /** Opens (and reads) the admin database an admin connection string names. */
-  static async open(connection: string): Promise<AdminDatabase> {
+  static async open(connection: string, defaultStore = 'memory:default'): Promise<AdminDatabase> {
     const c = connection.trim();
     if (c.startsWith('memory:')) {
       const data: AdminData = c === 'memory:default'
-        ? { OdsInstances: [{ OdsInstanceId: 1, Name: 'default', InstanceType: null, ConnectionString: 'memory:default' }], OdsInstanceContexts: [] }
+        ? { OdsInstances: [{ OdsInstanceId: 1, Name: 'default', InstanceType: null, ConnectionString: defaultStore }], OdsInstanceContexts: [] }
         : { OdsInstances: [], OdsInstanceContexts: [] };
       return new AdminDatabase(c, new Low(new Memory<AdminData>(), data));
     }
@@ -124,11 +124,14 @@ function check(data: unknown, where: string): asserts data is AdminData {
 export class AdminDatabases {
   private readonly open = new Map<string, Promise<AdminDatabase>>();
 
+  /** `defaultStore`: the data-store connection string instance 1 of `memory:default` names. */
+  constructor(private readonly defaultStore = 'memory:default') {}
+
   get(connection: string): Promise<AdminDatabase> {
     const key = connection.trim();
     let db = this.open.get(key);
     if (!db) {
-      db = AdminDatabase.open(key);
+      db = AdminDatabase.open(key, this.defaultStore);
       this.open.set(key, db);
       db.catch(() => this.open.delete(key));
     }

@@ -31,6 +31,8 @@ export interface Settings {
   admin?: { key: string; secretHash: string };
   demoData: boolean;
   dataStore: string;
+  maxBodyBytes: number;
+  rateLimit?: { requestsPerSecond: number; burst: number };
   profiles: ProfileConfig[];
   /** Set when the demo client's secret was generated here, so that start-up can print it once. */
   generatedDemoSecret?: string;
@@ -96,6 +98,8 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     ...(config.admin ? { admin: { key: config.admin.key, secretHash: hashSecret(config.admin.secret) } } : {}),
     demoData: config.demoData ?? false,
     dataStore: process.env.REFERENCE_DATA_STORE ?? config.dataStore ?? 'memory:default',
+    maxBodyBytes: config.maxBodyBytes ?? 4 * 1024 * 1024,
+    ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
     profiles: config.profiles ?? [],
     ...(generatedDemoSecret ? { generatedDemoSecret } : {}),
   };

@@ -51,6 +51,15 @@ export interface ReferenceConfig {
   dataStore?: string;
   /** Load the demo data set at start (`npm start` does; tests start empty). @default false */
   demoData?: boolean;
+  /**
+   * Largest request body accepted, in bytes; larger ones get 413.
+   * @TJS-type integer
+   * @minimum 1024
+   * @default 4194304
+   */
+  maxBodyBytes?: number;
+  /** Per-client request rate on the data API (token bucket); off when absent. Over it: 429. */
+  rateLimit?: { requestsPerSecond: number; burst: number };
   /** Profiles: named views of resources that clients may be assigned (seed Endpoints rule 8). */
   profiles?: ProfileConfig[];
 }

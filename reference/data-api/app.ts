@@ -6,6 +6,7 @@ import type { Settings } from '../config/load.js';
 import { errorBoundary } from '../http/boundary.js';
 import { origin } from '../http/origin.js';
 import { Problem } from '../http/problems.js';
+import { RateLimiter } from '../http/rate-limit.js';
 import { Authorizer } from '../security/authorization.js';
 import { bearerAuthenticator } from '../security/bearer.js';
 import type { Issuer } from '../security/issuer.js';
@@ -72,14 +73,20 @@ export function createDataApiApp(parts: DataApiParts): Koa {
   });
   adminRoutes(router, settings, store);
 
+  const limiter = settings.rateLimit ? new RateLimiter(settings.rateLimit) : undefined;
   const app = new Koa();
   app.proxy = false;
   app.use(errorBoundary);
+  app.use(async (ctx, next) => {
+    ctx.state.maxBodyBytes = settings.maxBodyBytes;
+    await next();
+  });
   app.use(router.routes());
   app.use(async (ctx) => {
     const prefix = `${settings.basePath}${DATA_ROOT}/`;
     if (!ctx.path.toLowerCase().startsWith(prefix.toLowerCase())) return fixedRouteFallback(ctx, router);
     ctx.state.principal = await api.authenticate(ctx);
+    limiter?.take(ctx.state.principal.client.key);
     const route = resolveRoute(model, ctx.path.slice(prefix.length));
     await dispatch(api, ctx, route);
   });

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { parseExact } from './exact-json.js';
 import { Problem } from './problems.js';
 
-/** Largest request body the reference reads (larger bodies are refused, never buffered). */
+/** Largest request body read when the host configures none (larger ones are refused, never buffered). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -24,12 +24,14 @@ export function requireJsonContentType(ctx: Context, accepts: (mediaType: string
 }
 
 /** Reads the raw body as UTF-8 text; empty, oversized or undecodable bodies are 400/413-class problems. */
-export async function readText(ctx: Context): Promise<string> {
+export async function readText(ctx: Context, max: number = (ctx.state.maxBodyBytes as number | undefined) ?? MAX_BODY_BYTES): Promise<string> {
+  const tooLarge = () => new Problem('request-entity-too-large', { errors: [`The request body is larger than ${max} bytes.`] }, { Connection: 'close' });
+  if (Number(ctx.get('content-length') || 0) > max) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new Problem('bad-request', { errors: [`The request body is larger than ${MAX_BODY_BYTES} bytes.`] });
+    if (size > max) throw tooLarge();
     chunks.push(chunk);
   }
   const bytes = Buffer.concat(chunks);

@@ -12,17 +12,18 @@ import { TokenCheck } from './token-check.js';
 export { RosteringConfigError, ROSTERING_ENV_VARS, type RosteringEnv } from './config.js';
 
 /**
- * Builds the rostering service from its environment variables and the process's data stores.
+ * Builds the rostering service from its environment variables and the process's data stores
+ * (`defaultStore`: the data API's store, which instance 1 of the in-memory admin database names).
  * Fails (RosteringConfigError, naming the variable) on bad configuration, including an admin
  * database that cannot be opened.
  */
-export async function createRosteringService(opts: { env: RosteringEnv; stores: StoreRegistry; admins?: AdminDatabases }): Promise<{ app: Koa; config: RosteringConfig }> {
+export async function createRosteringService(opts: { env: RosteringEnv; stores: StoreRegistry; admins?: AdminDatabases; defaultStore?: string }): Promise<{ app: Koa; config: RosteringConfig }> {
   const config = readRosteringConfig(opts.env);
   const document = JSON.parse(readFileSync(new URL('../../spec/openapi/rostering.json', import.meta.url), 'utf8')) as Document;
   const [endpoints, tokens, resolver] = await Promise.all([
     loadEndpoints(document),
     TokenCheck.create(config),
-    StoreResolver.create(config, opts.stores, opts.admins),
+    StoreResolver.create(config, opts.stores, opts.admins ?? new AdminDatabases(opts.defaultStore)),
   ]);
   return { app: createRosteringApp({ config, model: opts.stores.model, endpoints, tokens, resolver }), config };
 }

@@ -1,12 +1,12 @@
 import type { RosterType } from '../../spec/generate/openapi-rostering.js';
 import type { CompiledModel } from '../../spec/model/compiled.js';
 import type { DataStore } from '../store/store.js';
-import { mapStore, type Row } from './mapping/index.js';
+import { Mapping, type Row } from './mapping/index.js';
 import type { Endpoint } from './endpoints.js';
 
 /**
- * The OneRoster view of one data store at one change version: every row mapped once, indexed by
- * sourcedId and by organization, and the rows a caller may see cached per (endpoint, claimed
+ * The OneRoster view of one data store at one change version: each type mapped once, when first
+ * read, and indexed by sourcedId and by organization, and the rows a caller may see cached per (endpoint, claimed
  * organizations). A write through the data API bumps the store's change version, so the next
  * read maps afresh (decisions #25: no refresh delay) while reads in between cost no mapping.
  */
@@ -19,22 +19,28 @@ export class RosterView {
   private readonly reaches = new Map<string, Reach>();
   private readonly visibleRows = new Map<string, Row[]>();
 
+  private readonly mapping: Mapping;
+  private readonly parents: Map<string, string[]>;
+  private readonly children: Map<string, string[]>;
+
   constructor(readonly version: number, model: CompiledModel, store: DataStore) {
-    const mapped = mapStore(model, store);
-    this.parents = mapped.source.parents;
-    this.children = mapped.source.children;
-    for (const [type, rows] of mapped.rows) {
-      const index: TypeIndex = { byId: new Map(), byOrg: new Map() };
-      for (const row of rows) {
+    this.mapping = new Mapping(model, store);
+    this.parents = this.mapping.source.parents;
+    this.children = this.mapping.source.children;
+  }
+
+  private index(type: RosterType): TypeIndex {
+    let index = this.types.get(type);
+    if (!index) {
+      index = { byId: new Map(), byOrg: new Map() };
+      for (const row of this.mapping.rows(type)) {
         index.byId.set(row.sourcedId, row);
         (index.byOrg.get(row.org) ?? index.byOrg.set(row.org, []).get(row.org)!).push(row);
       }
       this.types.set(type, index);
     }
+    return index;
   }
-
-  private readonly parents: Map<string, string[]>;
-  private readonly children: Map<string, string[]>;
 
   /** The rows of an endpoint the claimed organizations may see, in sourcedId order. */
   visible(endpoint: Endpoint, claimed: string[]): Row[] {
@@ -42,7 +48,7 @@ export class RosterView {
     const hit = this.visibleRows.get(key);
     if (hit) return hit;
     const reach = this.reach(claimed);
-    const index = this.types.get(endpoint.type)!;
+    const index = this.index(endpoint.type);
     const rows: Row[] = [];
     for (const org of reach.all) {
       for (const row of index.byOrg.get(org) ?? []) {
@@ -56,7 +62,7 @@ export class RosterView {
 
   /** One row by sourcedId, or undefined when absent, outside the subset or not visible. */
   find(endpoint: Endpoint, sourcedId: string, claimed: string[]): Row | undefined {
-    const row = this.types.get(endpoint.type)!.byId.get(sourcedId);
+    const row = this.index(endpoint.type).byId.get(sourcedId);
     if (!row || !endpoint.inSubset(row.data)) return undefined;
     const reach = this.reach(claimed);
     return reach.down.has(row.org) || (row.reach === 'both' && reach.up.has(row.org)) ? row : undefined;

@@ -13,28 +13,54 @@ export const SCOPES = {
   demographics: 'roster-demographics.readonly',
 } as const;
 
-/** Endpoint → backing type, collection key, single key, and the scope family that opens it. */
+/**
+ * Endpoint → backing type, collection key, single key, the scope family that opens it, and for
+ * the subset endpoints the fixed restriction on the base object (`type` of an org or session,
+ * the role of a user).
+ */
 export const ROSTER_ENDPOINTS = [
   { endpoint: 'academicSessions', type: 'academicSession', collectionKey: 'academicSessions', singleKey: 'academicSession', scope: 'core' },
-  { endpoint: 'terms', type: 'academicSession', collectionKey: 'academicSessions', singleKey: 'academicSession', scope: 'core' },
-  { endpoint: 'gradingPeriods', type: 'academicSession', collectionKey: 'academicSessions', singleKey: 'academicSession', scope: 'core' },
+  { endpoint: 'terms', type: 'academicSession', collectionKey: 'academicSessions', singleKey: 'academicSession', scope: 'core', subset: { path: 'type', equals: 'term' } },
+  { endpoint: 'gradingPeriods', type: 'academicSession', collectionKey: 'academicSessions', singleKey: 'academicSession', scope: 'core', subset: { path: 'type', equals: 'gradingPeriod' } },
   { endpoint: 'classes', type: 'class', collectionKey: 'classes', singleKey: 'class', scope: 'core' },
   { endpoint: 'courses', type: 'course', collectionKey: 'courses', singleKey: 'course', scope: 'core' },
   { endpoint: 'enrollments', type: 'enrollment', collectionKey: 'enrollments', singleKey: 'enrollment', scope: 'core' },
   { endpoint: 'orgs', type: 'org', collectionKey: 'orgs', singleKey: 'org', scope: 'core' },
-  { endpoint: 'schools', type: 'org', collectionKey: 'orgs', singleKey: 'org', scope: 'core' },
+  { endpoint: 'schools', type: 'org', collectionKey: 'orgs', singleKey: 'org', scope: 'core', subset: { path: 'type', equals: 'school' } },
   { endpoint: 'users', type: 'user', collectionKey: 'users', singleKey: 'user', scope: 'core' },
-  { endpoint: 'students', type: 'user', collectionKey: 'users', singleKey: 'user', scope: 'core' },
-  { endpoint: 'teachers', type: 'user', collectionKey: 'users', singleKey: 'user', scope: 'core' },
+  { endpoint: 'students', type: 'user', collectionKey: 'users', singleKey: 'user', scope: 'core', subset: { path: 'roles[*].role', equals: 'student' } },
+  { endpoint: 'teachers', type: 'user', collectionKey: 'users', singleKey: 'user', scope: 'core', subset: { path: 'roles[*].role', equals: 'teacher' } },
   { endpoint: 'demographics', type: 'demographics', collectionKey: 'demographics', singleKey: 'demographics', scope: 'demographics' },
 ] as const;
+
+export type RosterType = (typeof ROSTER_ENDPOINTS)[number]['type'];
+
+/**
+ * Fields a `filter` (and `sort`) may name, per type: the upstream allow-list
+ * (research/rostering.md §4.2). Array fields (`roles`, `periods`) match when any item does.
+ */
+export const FILTERABLE: Record<RosterType, string[]> = {
+  academicSession: ['sourcedId', 'status', 'dateLastModified', 'title', 'type', 'startDate', 'endDate', 'schoolYear'],
+  class: ['sourcedId', 'status', 'dateLastModified', 'title', 'classCode', 'classType', 'location', 'periods'],
+  course: ['sourcedId', 'status', 'dateLastModified', 'title', 'courseCode'],
+  demographics: ['sourcedId', 'status', 'dateLastModified', 'birthDate', 'sex', 'americanIndianOrAlaskaNative', 'asian', 'blackOrAfricanAmerican',
+    'nativeHawaiianOrOtherPacificIslander', 'white', 'demographicRaceTwoOrMoreRaces', 'hispanicOrLatinoEthnicity', 'countryOfBirthCode',
+    'stateOfBirthAbbreviation', 'cityOfBirth'],
+  enrollment: ['sourcedId', 'status', 'dateLastModified', 'role', 'primary', 'beginDate', 'endDate'],
+  org: ['sourcedId', 'status', 'dateLastModified', 'name', 'type', 'identifier'],
+  user: ['sourcedId', 'status', 'dateLastModified', 'username', 'enabledUser', 'givenName', 'familyName', 'middleName', 'preferredFirstName',
+    'preferredMiddleName', 'preferredLastName', 'roles', 'identifier', 'email'],
+};
+
+/** Default and maximum page size (research/rostering.md §3). */
+export const PAGE_SIZE = { default: 100, maximum: 500 } as const;
 
 const str = { type: 'string' };
 const date = { type: 'string', format: 'date' };
 const boolString = { type: 'string', enum: ['true', 'false'] };
 const guidRef = (type: string) => ({
   type: 'object', required: ['href', 'sourcedId', 'type'],
-  properties: { href: str, sourcedId: str, type: { type: 'string', enum: [type] } },
+  properties: { href: { type: 'string', format: 'uri' }, sourcedId: str, type: { type: 'string', enum: [type] } },
 });
 const base = (required: string[], properties: Record<string, Schema>): Schema => ({
   type: 'object',
@@ -48,7 +74,7 @@ const base = (required: string[], properties: Record<string, Schema>): Schema =>
   },
 });
 
-const TYPES: Record<string, Schema> = {
+const TYPES: Record<RosterType, Schema> = {
   academicSession: base(['title', 'startDate', 'endDate', 'type', 'schoolYear'], {
     title: str, startDate: date, endDate: date,
     type: { type: 'string', enum: ['gradingPeriod', 'semester', 'schoolYear', 'term'] },
@@ -113,38 +139,52 @@ const statusInfo: Schema = {
 
 export function buildRosteringDocument(): Schema {
   const q = (name: string, schema: Schema, description: string) => ({ name, in: 'query', description, schema });
+  const fields = q('fields', str, 'Comma-separated list of fields to return; an unknown field gives 400.');
   const listParams = [
-    q('limit', { type: 'integer', minimum: 1, default: 100 }, 'Page size (default 100).'),
+    q('limit', { type: 'integer', minimum: 1, default: PAGE_SIZE.default }, `Page size (default ${PAGE_SIZE.default}; larger values are clamped to ${PAGE_SIZE.maximum}).`),
     q('offset', { type: 'integer', minimum: 0, default: 0 }, 'Number of records to skip.'),
-    q('sort', str, 'Field to sort by.'),
+    q('sort', str, 'Comma-separated fields to sort by (default: sourcedId).'),
     q('orderBy', { type: 'string', enum: ['asc', 'desc'] }, 'Sort direction.'),
-    q('filter', str, "Filter expression: field, operator (= != > >= < <= ~) and quoted value, joined by AND / OR."),
-    q('fields', str, 'Comma-separated list of fields to return.'),
+    q('filter', str, "Filter expression: field, operator (= != > >= < <= ~) and quoted value, joined by AND / OR (AND binds tighter), at most 20 clauses."),
+    fields,
   ];
   const failure = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/stdx_StatusInfo' } } } });
+  const pascal = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
   const paths: Record<string, Schema> = {};
   for (const e of ROSTER_ENDPOINTS) {
     const scopes = e.scope === 'demographics' ? [SCOPES.demographics] : [SCOPES.core, SCOPES.full];
     const security = scopes.map((s) => ({ bearer: [s] }));
     const typeRef = { $ref: `#/components/schemas/${e.type}` };
+    const subset = 'subset' in e ? { 'x-subset': e.subset } : {};
     paths[`${ROSTER_PREFIX}/${e.endpoint}`] = {
       get: {
-        operationId: `getAll${e.endpoint.charAt(0).toUpperCase()}${e.endpoint.slice(1)}`,
+        operationId: `getAll${pascal(e.endpoint)}`,
         summary: `Reads ${e.endpoint}.`, security, parameters: listParams,
+        'x-filterable-fields': FILTERABLE[e.type], ...subset,
         responses: {
-          200: { description: 'The records.', content: { 'application/json': { schema: { type: 'object', required: [e.collectionKey], properties: { [e.collectionKey]: { type: 'array', items: typeRef } } } } } },
-          400: failure('Invalid query parameter.'), 401: failure('A token check failed.'), 404: failure('Unknown tenant.'), 500: failure('Server error.'),
+          200: {
+            description: 'The records.',
+            headers: { 'X-Total-Count': { description: 'Number of matching records, ignoring paging.', schema: { type: 'integer' } } },
+            content: { 'application/json': { schema: { type: 'object', required: [e.collectionKey], properties: { [e.collectionKey]: { type: 'array', items: typeRef } } } } },
+          },
+          400: failure('Invalid query parameter (stdx_codeMinor invalid_data), or a missing route context.'),
+          401: failure('A token check failed, or the tenantId claim does not match the route tenant.'),
+          404: failure('Unknown tenant, or no data-store instance for the token.'),
+          500: failure('Server error.'),
         },
       },
     };
     paths[`${ROSTER_PREFIX}/${e.endpoint}/{sourcedId}`] = {
       get: {
-        operationId: `get${e.type.charAt(0).toUpperCase()}${e.type.slice(1)}From${e.endpoint.charAt(0).toUpperCase()}${e.endpoint.slice(1)}`,
-        summary: `Reads one of ${e.endpoint}.`, security,
-        parameters: [{ name: 'sourcedId', in: 'path', required: true, schema: str }],
+        operationId: `get${pascal(e.type)}From${pascal(e.endpoint)}`,
+        summary: `Reads one of ${e.endpoint}.`, security, ...subset,
+        parameters: [{ name: 'sourcedId', in: 'path', required: true, schema: str }, fields],
         responses: {
           200: { description: 'The record.', content: { 'application/json': { schema: { type: 'object', required: [e.singleKey], properties: { [e.singleKey]: typeRef } } } } },
-          401: failure('A token check failed.'), 404: failure('Unknown record or tenant.'), 500: failure('Server error.'),
+          400: failure('Invalid query parameter (stdx_codeMinor invalid_data), or a missing route context.'),
+          401: failure('A token check failed, or the tenantId claim does not match the route tenant.'),
+          404: failure('Unknown record (or one outside the caller\'s organizations), unknown tenant.'),
+          500: failure('Server error.'),
         },
       },
     };
@@ -154,7 +194,7 @@ export function buildRosteringDocument(): Schema {
     info: {
       title: 'Rostering read service',
       version: '1.2',
-      description: 'OneRoster 1.2-shaped reads over the education data store. Tokens come from the data API token endpoint (RS256). Path shapes: {base}, {base}/<context>, {base}/<tenant>, {base}/<tenant>/<context> before the prefix. Generated; do not edit.',
+      description: 'OneRoster 1.2-shaped reads over the education data store. Tokens come from the data API token endpoint (RS256). Path shapes: {base}, {base}/<context>, {base}/<tenant>, {base}/<tenant>/<context> before the prefix. Null members are omitted. Generated; do not edit.',
     },
     servers: [{ url: '{baseUrl}', variables: { baseUrl: { default: 'http://localhost:8081' } } }],
     paths,

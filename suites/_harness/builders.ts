@@ -1,7 +1,17 @@
+import { expect } from '@playwright/test';
+import { model } from '../../spec/model/index.js';
+import type { CompiledReference, CompiledResource } from '../../spec/model/compiled.js';
+import type { Field, Fields, ScalarField } from '../../spec/model/dsl.js';
 import { target } from './target.js';
-import { unique } from './fixtures.js';
+import { RUN_ID, unique, type DataClient } from './fixtures.js';
 
-/** Model-driven bodies for what the suites create. Every natural key carries the run id. */
+/**
+ * Model-driven bodies for what the suites create. Every natural key carries the run id (or a
+ * random value where the key is too short for it), education organization ids come from a range
+ * random per worker, and school years from one year per worker, so parallel tests and parallel
+ * runs against one deployment do not collide.
+ */
+type Body = Record<string, unknown>;
 const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** A descriptor body in the run's namespace: `<prefix>/<Name>Descriptor`. */
@@ -15,3 +25,269 @@ export function descriptorBody(name: string, extra: Record<string, unknown> = {}
 }
 
 export const descriptorValue = (body: Record<string, unknown>) => `${body.namespace as string}#${body.codeValue as string}`;
+
+/** The compiled model entry of a resource, by singular name (`academicWeek`) or endpoint (`academicWeeks`). */
+export function resourceOf(name: string): CompiledResource {
+  const r = model.byName.get(name) ?? model.byEndpoint.get(name.toLowerCase());
+  if (!r) throw new Error(`builders: no resource '${name}' in the model`);
+  return r;
+}
+
+// ---- run-unique numbers ------------------------------------------------------------------------
+
+const hash = (s: string) => [...s].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
+const workerIndex = Number(process.env.TEST_PARALLEL_INDEX ?? '0');
+
+/** School years 1991 and 2050 are left to the range tests; each worker owns one year in between. */
+export const WORKER_SCHOOL_YEAR = 1992 + ((hash(RUN_ID) + workerIndex) % 58);
+
+/** Ids the target reserves for its school-limited client: never handed out here. */
+const reserved = new Set(target.capabilities?.schoolLimited?.schoolIds ?? []);
+// A random int32 range per worker process: collisions need two workers to draw within ~10^5.
+let nextEducationOrganizationId = 100_000_000 + Math.floor(Math.random() * 1_800_000_000);
+
+/** A new education organization id (int32, so it also fits communityOrganizationId). */
+export function newEducationOrganizationId(): number {
+  while (reserved.has(++nextEducationOrganizationId));
+  return nextEducationOrganizationId;
+}
+
+/** A key string of at most `max` characters: the run-unique value, or random characters when that is too long. */
+export function uniqueKey(max: number, prefix = 'k'): string {
+  const u = unique(prefix);
+  if (u.length <= max) return u;
+  let r = '';
+  while (r.length < max) r += Math.random().toString(36).slice(2);
+  return `${prefix}${r}`.slice(0, max);
+}
+
+// ---- the builder -------------------------------------------------------------------------------
+
+export interface Created {
+  resource: CompiledResource;
+  url: string;
+  id: string;
+  location: string;
+  body: Body;
+  /** Natural-key values by query name (for organizations also `educationOrganizationId`). */
+  keys: Record<string, unknown>;
+}
+
+interface BuildOptions {
+  /** Fill every member, optional ones included (optional references, every collection). */
+  full?: boolean;
+  /** Values to use for same-named key members (key unification), by query name. */
+  context?: Record<string, unknown>;
+}
+
+/** Values already chosen at one level of the document, by query name (key unification). */
+type Context = Map<string, { value: unknown; kind: string }>;
+
+/**
+ * Builds bodies from the model and creates whatever they reference: descriptors, the school
+ * year, organizations and any referenced record, reusing what this test already created.
+ * Everything goes through `api.create()`, so it is deleted after the test, newest first.
+ */
+export class Builder {
+  private readonly descriptors = new Map<string, string>();
+  private readonly records: Created[] = [];
+  private readonly years = new Set<number>();
+
+  constructor(readonly api: DataClient) {}
+
+  /** A descriptor value `<namespace>#<codeValue>` of the given descriptor, created once per test. */
+  async descriptor(name: string): Promise<string> {
+    const bare = name.replace(/Descriptor$/, '');
+    let value = this.descriptors.get(bare);
+    if (!value) {
+      const created = await this.newDescriptor(bare);
+      value = created.value;
+      this.descriptors.set(bare, value);
+    }
+    return value;
+  }
+
+  /** A new descriptor of the given descriptor resource (always created). */
+  async newDescriptor(name: string, extra: Body = {}): Promise<Created & { value: string }> {
+    const bare = name.replace(/Descriptor$/, '');
+    const resource = resourceOf(`${bare}Descriptor`);
+    const body = descriptorBody(bare, extra);
+    const made = await this.api.create(resource.endpoint, body);
+    const created = { resource, ...made, body, keys: { namespace: body.namespace, codeValue: body.codeValue }, value: descriptorValue(body) };
+    this.records.push(created);
+    return created;
+  }
+
+  /**
+   * Makes sure a school year exists (default: this worker's year). School years are shared keys:
+   * an existing one is used as it is and never deleted; one created here is deleted afterwards.
+   */
+  async schoolYear(year = WORKER_SCHOOL_YEAR): Promise<number> {
+    if (this.years.has(year)) return year;
+    const found = await this.api.get(`schoolYearTypes?schoolYear=${year}`);
+    expect(found.status(), `GET schoolYearTypes?schoolYear=${year}`).toBe(200);
+    if (!((await found.json()) as unknown[]).length) {
+      const res = await this.api.post('schoolYearTypes', { schoolYear: year, currentSchoolYear: false, schoolYearDescription: `${year - 1}-${year}` });
+      expect([200, 201], `POST schoolYearTypes ${year}: ${await res.text()}`).toContain(res.status());
+      if (res.status() === 201) this.api.track(res.headers().location);
+    }
+    this.years.add(year);
+    return year;
+  }
+
+  /** A complete, valid body of `resource` (dependencies created), with `overrides` applied on top. */
+  async body(resource: string, overrides: Body = {}, opts: BuildOptions = {}): Promise<Body> {
+    const r = resourceOf(resource);
+    if (r.isDescriptor) {
+      const body = descriptorBody(r.name.replace(/Descriptor$/, ''), overrides);
+      for (const [k, v] of Object.entries(overrides)) if (v === undefined) delete body[k];
+      return body;
+    }
+    const ctx: Context = new Map(Object.entries(opts.context ?? {}).map(([k, v]) => [k, { value: v, kind: typeof v }]));
+    // Overridden members feed the unification context, so the rest agrees with them.
+    for (const [name, value] of Object.entries(overrides)) {
+      const f = r.fields[name];
+      if (!f || value === undefined || value === null) continue;
+      if (f.kind === 'reference') {
+        const ref = r.references.find((x) => x.path === `$.${name}`)!;
+        for (const m of ref.fields) if ((value as Body)[m.property] !== undefined) ctx.set(m.queryName, { value: (value as Body)[m.property], kind: typeof (value as Body)[m.property] });
+      } else if (f.kind !== 'collection' && f.kind !== 'object' && f.kind !== 'extension') ctx.set(name, { value, kind: typeof value });
+    }
+    const skip = new Set(Object.keys(overrides));
+    const body = await this.fields(r, r.fields, '$', ctx, !!opts.full, skip);
+    for (const [k, v] of Object.entries(overrides)) {
+      if (v === undefined) delete body[k];
+      else body[k] = v;
+    }
+    return body;
+  }
+
+  /** Builds and POSTs a new record (201 expected); deleted after the test. */
+  async create(resource: string, overrides: Body = {}, opts: BuildOptions = {}): Promise<Created> {
+    const r = resourceOf(resource);
+    if (r.isDescriptor) return this.newDescriptor(r.name, overrides);
+    if (r.isSchoolYearEnumeration) throw new Error('builders: use schoolYear() for school years');
+    const body = await this.body(r.name, overrides, opts);
+    return this.post(r, body);
+  }
+
+  /** POSTs a body built elsewhere (201 expected) and remembers it for reuse. */
+  async post(r: CompiledResource, body: Body): Promise<Created> {
+    const made = await this.api.create(r.endpoint, body);
+    const created: Created = { resource: r, ...made, body, keys: keysOf(r, body) };
+    this.records.push(created);
+    return created;
+  }
+
+  /** The reference object naming a created record (`{ schoolId }`, `{ calendarCode, schoolId, schoolYear }`). */
+  referenceTo(created: Created): Body {
+    return Object.fromEntries(created.resource.identity.map((p) => [p.name, created.keys[p.name]]));
+  }
+
+  /** A new school (the default education organization). */
+  school(overrides: Body = {}): Promise<Created> {
+    return this.create('school', { schoolId: newEducationOrganizationId(), ...overrides });
+  }
+
+  // ---- internals ----------------------------------------------------------------------------
+
+  private async fields(r: CompiledResource, fields: Fields, base: string, ctx: Context, full: boolean, skip = new Set<string>()): Promise<Body> {
+    const out: Body = {};
+    const wanted = Object.entries(fields).filter(([name, f]) => !skip.has(name) && (f.required || f.identity || full) && f.kind !== 'extension' && !('readOnly' in f && f.readOnly));
+    // Scalars and descriptors first, then references (pinned by the scalars), then nested members.
+    for (const [name, f] of wanted) {
+      if (f.kind === 'descriptor') {
+        const known = ctx.get(name);
+        out[name] = known?.kind === 'string' ? known.value : await this.descriptor(f.descriptor);
+        ctx.set(name, { value: out[name], kind: 'string' });
+      } else if (f.kind !== 'reference' && f.kind !== 'collection' && f.kind !== 'object' && f.kind !== 'extension') {
+        const value = this.scalar(r, name, f, base);
+        const known = ctx.get(name);
+        out[name] = known && known.kind === typeof value ? known.value : value;
+        ctx.set(name, { value: out[name], kind: typeof out[name] });
+      }
+    }
+    if (r.isSchoolYearEnumeration) return out;
+    for (const [name, f] of wanted) {
+      if (f.kind !== 'reference') continue;
+      const ref = r.references.find((x) => x.path === `${base}.${name}`);
+      if (!ref) throw new Error(`builders: no compiled reference at ${base}.${name} of ${r.name}`);
+      out[name] = await this.reference(ref, ctx);
+    }
+    for (const [name, f] of wanted) {
+      if (f.kind === 'collection') out[name] = [await this.fields(r, f.item, `${base}.${name}[*]`, new Map(ctx), full)];
+      else if (f.kind === 'object') out[name] = await this.fields(r, f.fields, `${base}.${name}`, new Map(ctx), full);
+    }
+    return out;
+  }
+
+  private async reference(ref: CompiledReference, ctx: Context): Promise<Body> {
+    const pinned: Body = {};
+    for (const m of ref.fields) {
+      const known = ctx.get(m.queryName);
+      if (known) pinned[m.property] = known.value;
+    }
+    const keys = await this.ensure(ref.target, pinned);
+    const out: Body = {};
+    for (const m of ref.fields) {
+      out[m.property] = keys[m.property];
+      ctx.set(m.queryName, { value: keys[m.property], kind: typeof keys[m.property] });
+    }
+    return out;
+  }
+
+  /** Keys of a record of `target` matching `pinned`: one this test made, or a new one. */
+  private async ensure(targetName: string, pinned: Body): Promise<Body> {
+    const matches = (c: Created) => Object.entries(pinned).every(([k, v]) => c.keys[k] === v);
+    if (targetName === 'schoolYearType') return { schoolYear: await this.schoolYear(pinned.schoolYear as number | undefined) };
+    const abstract = model.abstracts.find((a) => a.name === targetName);
+    if (abstract) {
+      const found = this.records.find((c) => c.resource.educationOrganization && matches(c));
+      if (found) return found.keys;
+      return (await this.school({ schoolId: (pinned.educationOrganizationId as number | undefined) ?? newEducationOrganizationId() })).keys;
+    }
+    const found = this.records.find((c) => c.resource.name === targetName && matches(c));
+    if (found) return found.keys;
+    const r = resourceOf(targetName);
+    if (r.isDescriptor) throw new Error(`builders: descriptor references are values, not objects (${targetName})`);
+    const overrides: Body = {};
+    if (r.educationOrganization) overrides[r.educationOrganization.idField] = pinned[r.educationOrganization.idField] ?? newEducationOrganizationId();
+    return (await this.create(r.name, overrides, { context: pinned })).keys;
+  }
+
+  private scalar(r: CompiledResource, name: string, f: ScalarField, base: string): unknown {
+    if (base === '$' && r.educationOrganization?.idField === name) return newEducationOrganizationId();
+    if (r.isSchoolYearEnumeration && name === 'schoolYear') return WORKER_SCHOOL_YEAR;
+    switch (f.kind) {
+      case 'string': {
+        const max = f.maxLength ?? 60;
+        if (name === 'namespace') return `${target.testData.namespacePrefix}/${unique('ns')}`.slice(0, max);
+        if (f.identity) return uniqueKey(max);
+        return `${name}-value`.slice(0, max).padEnd(f.minLength ?? 0, 'x');
+      }
+      case 'int32':
+      case 'int64':
+        return f.identity ? 1 + Math.floor(Math.random() * 1_000_000) : 7;
+      case 'double':
+        return 2.5;
+      case 'boolean':
+        return true;
+      case 'date':
+        return /end|expiration/i.test(name) ? '2025-06-06' : '2024-08-26';
+      case 'date-time':
+        return '2024-08-26T12:00:00Z';
+      case 'time':
+        return /end/i.test(name) ? '15:30:00' : '08:30:00';
+    }
+  }
+}
+
+/** Natural-key values of a body by query name; organizations also by `educationOrganizationId`. */
+export function keysOf(r: CompiledResource, body: Body): Record<string, unknown> {
+  const keys: Record<string, unknown> = {};
+  for (const p of r.identity) keys[p.name] = p.path.slice(2).split('.').reduce<unknown>((v, s) => (v as Body | undefined)?.[s], body);
+  if (r.educationOrganization) keys.educationOrganizationId = body[r.educationOrganization.idField];
+  return keys;
+}
+
+export type { Field };

@@ -103,6 +103,12 @@ export interface Capabilities {
    * the suites write complete, valid bodies so that only the permission set can refuse them.
    */
   permissionLimits?: { client: string; deniedResource: string; readOnlyResource: string };
+  /**
+   * Where the data API's interface description (OpenAPI) is, for targets whose discovery document
+   * does not lead to it through `urls.openApiMetadata`. A `url` without a scheme is relative to
+   * `{base_url}/`.
+   */
+  interfaceDescription?: { url: string };
   /** Role of a client with the unrestricted permission set (no relationship or namespace checks). */
   unrestrictedClient?: string;
   /**

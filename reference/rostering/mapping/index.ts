@@ -12,29 +12,39 @@ import { Source } from './source.js';
 import { mapUsers } from './users.js';
 
 /**
- * Core data → OneRoster, one mapper per type, run in this order (later mappers use facts the
- * earlier ones recorded: org rows, school years, user rows).
+ * Core data → OneRoster, one mapper per type, with the types whose facts it uses (org rows,
+ * school years, user rows). A type is mapped only when a request needs it, after its
+ * dependencies, so a read of /orgs after a write does not pay for mapping every enrollment.
  */
-const MAPPERS: [RosterType, (input: MapInput) => Row[]][] = [
-  ['org', mapOrgs],
-  ['academicSession', mapAcademicSessions],
-  ['course', mapCourses],
-  ['class', mapClasses],
-  ['user', mapUsers],
-  ['demographics', mapDemographics],
-  ['enrollment', mapEnrollments],
-];
+const MAPPERS: Record<RosterType, { after: RosterType[]; map: (input: MapInput) => Row[] }> = {
+  org: { after: [], map: mapOrgs },
+  academicSession: { after: [], map: mapAcademicSessions },
+  course: { after: ['org', 'academicSession'], map: mapCourses },
+  class: { after: ['org'], map: mapClasses },
+  user: { after: ['org'], map: mapUsers },
+  demographics: { after: ['user'], map: mapDemographics },
+  enrollment: { after: ['org', 'user'], map: mapEnrollments },
+};
 
-export interface Mapped {
-  rows: Map<RosterType, Row[]>;
-  source: Source;
-}
+/** The mapping of one data store at one moment, type by type on demand. */
+export class Mapping {
+  readonly source: Source;
+  private readonly input: MapInput;
 
-export function mapStore(model: CompiledModel, store: DataStore): Mapped {
-  const src = new Source(model, store);
-  const input: MapInput = { src, done: new Map(), shared: { orgRowId: new Map(), schoolYears: new Map(), userIds: new Set() } };
-  for (const [type, map] of MAPPERS) input.done.set(type, map(input));
-  return { rows: input.done as Map<RosterType, Row[]>, source: src };
+  constructor(model: CompiledModel, store: DataStore) {
+    this.source = new Source(model, store);
+    this.input = { src: this.source, done: new Map(), shared: { orgRowId: new Map(), schoolYears: new Map(), userIds: new Set() } };
+  }
+
+  rows(type: RosterType): Row[] {
+    let rows = this.input.done.get(type);
+    if (!rows) {
+      for (const dep of MAPPERS[type].after) this.rows(dep);
+      rows = MAPPERS[type].map(this.input);
+      this.input.done.set(type, rows);
+    }
+    return rows;
+  }
 }
 
 export type { Row } from './rows.js';

@@ -15,6 +15,9 @@ export class Source {
   /** Education organization id → parent organization ids (model `educationOrganization.parents`). */
   readonly parents = new Map<string, string[]>();
   readonly children = new Map<string, string[]>();
+  /** Resolved references by `<record id>|<property>`: each is resolved once per build. */
+  private readonly followed = new Map<string, StoredRecord | undefined>();
+  private readonly memos = new Map<string, unknown>();
 
   constructor(readonly model: CompiledModel, readonly store: DataStore) {
     for (const r of model.resources) {
@@ -67,10 +70,19 @@ export class Source {
 
   /** Follows `<resource>.<referenceProperty>` from a record, e.g. ref(section, 'courseOfferingReference'). */
   follow(record: StoredRecord, property: string): StoredRecord | undefined {
+    const key = `${record.id}|${property}`;
+    if (this.followed.has(key)) return this.followed.get(key);
     const value = record.doc[property];
-    if (!value || typeof value !== 'object') return undefined;
-    const ref = this.resource(record.resource).references.find((r) => r.path === `$.${property}`);
-    return ref ? this.resolve(ref, value as Doc) : undefined;
+    const ref = value && typeof value === 'object' ? this.resource(record.resource).references.find((r) => r.path === `$.${property}`) : undefined;
+    const hit = ref ? this.resolve(ref, value as Doc) : undefined;
+    this.followed.set(key, hit);
+    return hit;
+  }
+
+  /** A value computed once per build (facts several mappers need). */
+  memo<T>(key: string, compute: () => T): T {
+    if (!this.memos.has(key)) this.memos.set(key, compute());
+    return this.memos.get(key) as T;
   }
 
   /** The education organization id of an organization record. */

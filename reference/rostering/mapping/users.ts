@@ -83,6 +83,10 @@ export function mapUsers(input: MapInput): Row[] {
 
 /** Students at the schools of their school associations (the latest entry per school wins). */
 export function studentPlacements(src: Source): Placement[] {
+  return src.memo('studentPlacements', () => placeStudents(src));
+}
+
+function placeStudents(src: Source): Placement[] {
   const byPair = new Map<string, Placement & { entry: string }>();
   for (const ssa of src.records('studentSchoolAssociation')) {
     const person = src.follow(ssa, 'studentReference');
@@ -155,6 +159,10 @@ function contactPlacements(src: Source, students: Placement[]): Placement[] {
 }
 
 export function studentEdOrgAssociations(src: Source): Map<string, StoredRecord[]> {
+  return src.memo('studentEdOrgAssociations', () => bySeoaStudent(src));
+}
+
+function bySeoaStudent(src: Source): Map<string, StoredRecord[]> {
   const out = new Map<string, StoredRecord[]>();
   for (const a of src.records('studentEducationOrganizationAssociation')) {
     const student = src.follow(a, 'studentReference');

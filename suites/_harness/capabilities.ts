@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { test, expect, type APIRequestContext, type APIResponse } from '@playwright/test';
+import type { Capabilities } from '../targets/types.js';
+import { credentials, target } from './target.js';
+import { sharedTokens } from './tokens.js';
+
+/**
+ * Applicability: a test that needs something the target does not declare (a capability, a
+ * client role) is reported *not applicable* — an annotation the conformance reporter reads —
+ * and skipped, never failed.
+ */
+export function notApplicable(description: string): never {
+  test.info().annotations.push({ type: 'not-applicable', description });
+  test.skip(true, `not applicable: ${description}`);
+  throw new Error('unreachable: test.skip() throws');
+}
+
+/** The named capability of the target, or not applicable. */
+export function capability<K extends keyof Capabilities>(name: K): NonNullable<Capabilities[K]> {
+  const cap = target.capabilities?.[name];
+  if (cap === undefined || cap === null) notApplicable(`needs capability ${name} in the target file`);
+  return cap as NonNullable<Capabilities[K]>;
+}
+
+/** The token of the named client role, or not applicable. */
+export function clientToken(role: string): string {
+  const token = sharedTokens()[role];
+  if (!token) notApplicable(`needs client '${role}' in the target file`);
+  return token;
+}
+
+/** A capability URL: absolute, or relative to `{base_url}/`. */
+export function capabilityUrl(url: string): string {
+  return /^https?:/i.test(url) ? url : `${target.dataApi.baseUrl}/${url.replace(/^\//, '')}`;
+}
+
+const basic = (c: { key?: string; secret?: string; keyEnv?: string; secretEnv?: string }): Record<string, string> => {
+  const creds = credentials(c);
+  return creds ? { Authorization: `Basic ${Buffer.from(`${creds.key}:${creds.secret}`).toString('base64')}` } : {};
+};
+
+/** Takes a snapshot through the target's snapshot hook (not applicable without one). */
+export async function takeSnapshot(request: APIRequestContext): Promise<void> {
+  const hook = capability('snapshotAdmin');
+  const res = await request.post(capabilityUrl(hook.url), { headers: basic(hook) });
+  expect(res.status(), `snapshot hook POST: ${await res.text()}`).toBeGreaterThanOrEqual(200);
+  expect(res.status()).toBeLessThan(300);
+}
+
+/** Drops the snapshot through the target's snapshot hook; answers whether that worked. */
+export async function dropSnapshot(request: APIRequestContext): Promise<APIResponse> {
+  const hook = capability('snapshotAdmin');
+  return request.delete(capabilityUrl(hook.url), { headers: basic(hook) });
+}
+
+/** The issuer's private key (PEM) from the issuerSigningKey capability, or not applicable. */
+export function issuerPrivateKeyPem(): string {
+  const cap = capability('issuerSigningKey');
+  const pem = cap.pemEnv ? process.env[cap.pemEnv] : cap.pemFile ? readFileSync(cap.pemFile, 'utf8') : undefined;
+  if (!pem) notApplicable('capability issuerSigningKey names no readable key');
+  return pem;
+}
+
+/** A profile media type: `application/vnd.<vendor>.<resource>.<profile>.readable+json` (or writable). */
+export function profileMediaType(resource: string, profile: string, kind: 'readable' | 'writable'): string {
+  return `application/vnd.${target.dataApi.mediaTypeVendor}.${resource.toLowerCase()}.${profile.toLowerCase()}.${kind}+json`;
+}

@@ -1,0 +1,77 @@
+import { test, expect, target } from '../_harness/data.js';
+import { capability } from '../_harness/capabilities.js';
+import { asResponse, raw } from '../_harness/checks.js';
+import { newEducationOrganizationId } from '../_harness/builders.js';
+import { expectProblem } from '../_harness/problem.js';
+import { rule } from '../_harness/rules.js';
+
+/**
+ * Which error wins when a request has several faults (decisions #11): authentication, route,
+ * id format, method, content type, body parse, validation, authorization, references, identity,
+ * If-Match.
+ */
+test.describe('order of checks', () => {
+  test('answers 401 to an unauthenticated request for an unknown path', rule('data.errors.order-authentication-first'), async ({ anon }) => {
+    await expectProblem(await anon.get('notAResource/abc'), 'security:authentication');
+  });
+
+  test('answers 401 to an unauthenticated write with an invalid body', rule('data.errors.order-authentication-first'), async ({ anon }) => {
+    await expectProblem(await anon.post('academicWeeks', { weekIdentifier: 'w'.repeat(81) }), 'security:authentication');
+  });
+
+  test('answers 404 to an unknown resource path even when its id segment is malformed', rule('data.errors.order-route-before-id-format'), async ({ api }) => {
+    const res = await api.get('notAResource/not-an-id');
+    expect(res.status()).toBe(404);
+    if ((await res.text()).trim()) await expectProblem(res, 'not-found');
+  });
+
+  test('answers 405, not 415, to an unsupported method without Content-Type', rule('data.errors.order-method-before-content-type'), async ({ api }) => {
+    await expectProblem(asResponse(await raw('PUT', api.url('academicWeeks'), api.headers(), '{}')), 'method-not-allowed');
+  });
+
+  test('answers 405, not 415, to an unsupported method with a wrong Content-Type', rule('data.errors.order-method-before-content-type'), async ({ api }) => {
+    await expectProblem(asResponse(await raw('PATCH', api.url('academicWeeks'), api.headers({ 'Content-Type': 'text/plain' }), 'hello')), 'method-not-allowed');
+  });
+
+  test('answers 415, not 400, to a write with a wrong Content-Type and an unparseable body', rule('data.errors.order-content-type-before-parse'), async ({ api }) => {
+    await expectProblem(asResponse(await raw('POST', api.url('academicWeeks'), api.headers({ 'Content-Type': 'text/plain' }), 'hello')), 'unsupported-media-type');
+  });
+
+  test('answers 400, not 403, to a write that fails validation and would fail on namespace', rule('data.errors.order-validation-before-authorization'), async ({ as, data }) => {
+    capability('namespaceLimited');
+    const body = await data.body('assessment', { educationOrganizationReference: undefined, assessmentTitle: undefined });
+    await expectProblem(await as('namespaceLimited').post('assessments', body), 'bad-request:data-validation-failed');
+  });
+
+  test('answers 400, not 403, to a write with a non-existent descriptor that would fail on namespace', rule('data.errors.order-validation-before-authorization'), async ({ as, data }) => {
+    capability('namespaceLimited');
+    const body = await data.body('assessment', { educationOrganizationReference: undefined, assessmentCategoryDescriptor: `${target.testData.namespacePrefix}/AssessmentCategoryDescriptor#NoSuchCode` });
+    await expectProblem(await as('namespaceLimited').post('assessments', body), 'bad-request:data-validation-failed');
+  });
+
+  test('answers 403, not 409, to a write that fails authorization and has an unresolved reference', rule('data.errors.order-authorization-before-references'), async ({ as, data }) => {
+    capability('namespaceLimited');
+    const body = await data.body('assessment', { educationOrganizationReference: { educationOrganizationId: newEducationOrganizationId() } });
+    const res = await as('namespaceLimited').post('assessments', body);
+    expect(res.status()).toBe(403);
+  });
+
+  test('answers 409 unresolved-reference, not non-unique-identity, to a write with both faults', rule('data.errors.order-references-before-identity'), async ({ api, data }) => {
+    const lea = await data.create('localEducationAgency');
+    const body = await data.body('school', { schoolId: lea.keys.localEducationAgencyId, localEducationAgencyReference: { localEducationAgencyId: newEducationOrganizationId() } });
+    await expectProblem(await api.post('schools', body), 'data-conflict:unresolved-reference');
+  });
+
+  test('answers 409, not 412, to a PUT with an unresolved reference and a mismatching If-Match', rule('data.errors.order-conflicts-before-if-match'), async ({ api, data }) => {
+    const created = await data.create('academicWeek');
+    const res = await api.put(created.url, { ...created.body, schoolReference: { schoolId: newEducationOrganizationId() } }, { 'If-Match': '"stale"' });
+    expect(res.status()).toBe(409);
+  });
+
+  test('answers 409, not 412, to a PUT with a duplicate identity and a mismatching If-Match', rule('data.errors.order-conflicts-before-if-match'), async ({ api, data }) => {
+    const a = await data.create('classPeriod');
+    const b = await data.create('classPeriod', { schoolReference: a.body.schoolReference });
+    const res = await api.put(b.url, { ...b.body, classPeriodName: a.body.classPeriodName }, { 'If-Match': '"stale"' });
+    expect(res.status()).toBe(409);
+  });
+});

@@ -1,0 +1,84 @@
+import { test, expect } from '../_harness/data.js';
+import { capability, profileMediaType } from '../_harness/capabilities.js';
+import { resourceOf } from '../_harness/builders.js';
+import { expectProblem } from '../_harness/problem.js';
+import { rule } from '../_harness/rules.js';
+
+/**
+ * Profiles (seed Endpoints rule 8): readable types on reads (Accept), writable types on writes
+ * (Content-Type). Needs `clients.profiled` and `capabilities.profile` (which resource the profile
+ * covers, which member it leaves out of reads and of writes, and a resource it covers read-only).
+ */
+test.describe('profile media types', () => {
+  test('serves GET with the readable type and accepts POST with the writable type, both spelled application/vnd.core.<resource>.<profile>.<readable|writable>+json', rule('data.profiles.media-type-format'), async ({ as, data }) => {
+    const p = capability('profile');
+    const client = as('profiled');
+    const endpoint = resourceOf(p.resource).endpoint;
+    const readable = profileMediaType(p.resource, p.name, 'readable');
+    const read = await client.get(`${endpoint}?limit=1`, { Accept: readable });
+    expect(read.status()).toBe(200);
+    expect(read.headers()['content-type']).toMatch(/^application\/(vnd\.[^;]+\.readable\+json|json)/i);
+    const res = await client.post(endpoint, await data.body(p.resource), { 'Content-Type': profileMediaType(p.resource, p.name, 'writable') });
+    expect(res.status()).toBe(201);
+    data.api.track(res.headers().location);
+  });
+
+  test('limits a GET with the readable type to the members the profile makes readable', rule('data.profiles.readable-type-on-get'), async ({ as, data }) => {
+    const p = capability('profile');
+    const created = await data.create(p.resource, { [p.unreadableMember]: unreadableValue(p.unreadableMember) });
+    const res = await as('profiled').get(created.url, { Accept: profileMediaType(p.resource, p.name, 'readable') });
+    expect(res.status()).toBe(200);
+    const got = (await res.json()) as Record<string, unknown>;
+    expect(got[p.unreadableMember]).toBeUndefined();
+    expect(got.id).toBe(created.id);
+    for (const key of created.resource.identity.map((k) => k.path.split('.')[1])) expect(got[key], key).toBeDefined();
+  });
+
+  test('accepts a POST with the writable type and stores only the writable members', rule('data.profiles.writable-type-on-write'), async ({ api, as, data }) => {
+    const p = capability('profile');
+    const body = await data.body(p.resource, { [p.unwritableMember]: unreadableValue(p.unwritableMember) });
+    const res = await as('profiled').post(resourceOf(p.resource).endpoint, body, { 'Content-Type': profileMediaType(p.resource, p.name, 'writable') });
+    expect(res.status()).toBe(201);
+    api.track(res.headers().location);
+    const stored = (await (await api.get(res.headers().location)).json()) as Record<string, unknown>;
+    expect(stored[p.unwritableMember]).toBeUndefined();
+  });
+
+  test('refuses a POST whose Content-Type is a readable profile type with 400 profile:invalid-profile-usage', rule('data.profiles.readable-type-on-write-400'), async ({ as, data }) => {
+    const p = capability('profile');
+    const body = await data.body(p.resource);
+    await expectProblem(await as('profiled').post(resourceOf(p.resource).endpoint, body, { 'Content-Type': profileMediaType(p.resource, p.name, 'readable') }), 'profile:invalid-profile-usage');
+  });
+
+  test('refuses a PUT whose Content-Type is a readable profile type with 400 profile:invalid-profile-usage', rule('data.profiles.readable-type-on-write-400'), async ({ as, data }) => {
+    const p = capability('profile');
+    const created = await data.create(p.resource);
+    await expectProblem(await as('profiled').put(created.url, created.body, { 'Content-Type': profileMediaType(p.resource, p.name, 'readable') }), 'profile:invalid-profile-usage');
+  });
+
+  test('refuses a profile type not assigned to the caller with 403 security:data-policy:incorrect-usage', rule('data.profiles.unassigned-profile-403'), async ({ api }) => {
+    const p = capability('profile');
+    await expectProblem(await api.get(`${resourceOf(p.resource).endpoint}?limit=1`, { Accept: profileMediaType(p.resource, p.name, 'readable') }), 'security:data-policy:incorrect-usage');
+  });
+
+  test('refuses a POST with the writable type of a profile that only reads the resource with 400 profile:invalid-method-usage', rule('data.profiles.invalid-method-usage-400'), async ({ as, data }) => {
+    const p = capability('profile');
+    const body = await data.body(p.readOnlyResource);
+    await expectProblem(await as('profiled').post(resourceOf(p.readOnlyResource).endpoint, body, { 'Content-Type': profileMediaType(p.readOnlyResource, p.name, 'writable') }), 'profile:invalid-method-usage');
+  });
+
+  test('refuses a GET whose Accept is a writable profile type with 400 profile:invalid-method-usage', rule('data.profiles.invalid-method-usage-400'), async ({ as }) => {
+    const p = capability('profile');
+    await expectProblem(await as('profiled').get(`${resourceOf(p.resource).endpoint}?limit=1`, { Accept: profileMediaType(p.resource, p.name, 'writable') }), 'profile:invalid-method-usage');
+  });
+
+  test('refuses a plain application/json request for a resource the caller\'s profile covers with 403 incorrect-usage', rule('data.profiles.covering-profile-required-403'), async ({ as }) => {
+    const p = capability('profile');
+    await expectProblem(await as('profiled').get(`${resourceOf(p.resource).endpoint}?limit=1`, { Accept: 'application/json' }), 'security:data-policy:incorrect-usage');
+  });
+});
+
+/** A value for a member the profile leaves out (descriptor members are all strings or dates). */
+function unreadableValue(member: string): string {
+  return /date/i.test(member) ? '2030-06-30' : `conformance ${member}`;
+}

@@ -1,0 +1,75 @@
+import { test, expect } from '../_harness/data.js';
+import { resourceOf, type Created } from '../_harness/builders.js';
+import { rule } from '../_harness/rules.js';
+
+/** Equality search: one query parameter per scalar property (plus id), reference keys by bare name. */
+const valueAt = (created: Created, name: string): unknown => {
+  if (name === 'id') return created.id;
+  const field = resourceOf(created.resource.name).queryFields[name];
+  return field.path.slice(2).split('.').reduce<unknown>((v, s) => (v as Record<string, unknown> | undefined)?.[s], created.body);
+};
+const idsOf = async (res: { json: () => Promise<unknown> }) => ((await res.json()) as { id: string }[]).map((i) => i.id);
+
+/** The seed's examples of per-resource query parameters. */
+const seedExamples: Record<string, string[]> = {
+  academicWeek: ['weekIdentifier', 'schoolId', 'beginDate', 'endDate', 'id', 'totalInstructionalDays'],
+  accountabilityRating: ['ratingTitle', 'educationOrganizationId', 'schoolYear', 'id', 'rating', 'ratingDate', 'ratingOrganization', 'ratingProgram'],
+  assessment: ['assessmentIdentifier', 'namespace', 'educationOrganizationId', 'assessmentCategoryDescriptor', 'adaptiveAssessment', 'assessmentFamily', 'assessmentForm', 'assessmentTitle', 'assessmentVersion', 'id', 'maxRawScore', 'nomenclature', 'revisionDate'],
+};
+
+test.describe('query parameters of GET collection', () => {
+  test('restricts the collection to items whose property equals the given value', rule('data.query-paging.property-equality-filter'), async ({ api, data }) => {
+    const a = await data.create('academicWeek', { totalInstructionalDays: 3 });
+    const b = await data.create('academicWeek', { schoolReference: a.body.schoolReference, totalInstructionalDays: 4 });
+    const schoolId = (a.body.schoolReference as { schoolId: number }).schoolId;
+    expect(await idsOf(await api.get(`academicWeeks?schoolId=${schoolId}&totalInstructionalDays=4`))).toEqual([b.id]);
+    expect(await idsOf(await api.get(`academicWeeks?weekIdentifier=${encodeURIComponent(a.body.weekIdentifier as string)}`))).toEqual([a.id]);
+  });
+
+  for (const [resource, names] of Object.entries(seedExamples)) {
+    test(`accepts every scalar property and id of ${resource} as a query parameter`, rule('data.query-paging.scalar-properties-and-id-queryable'), async ({ api, data }) => {
+      const created = await data.create(resource, {}, { full: true });
+      for (const name of names) {
+        const value = valueAt(created, name);
+        expect(value, `${name} has a value in the body`).not.toBeUndefined();
+        const res = await api.get(`${created.resource.endpoint}?${name}=${encodeURIComponent(String(value))}`);
+        expect(res.status(), `${name}=${String(value)}: ${await res.text()}`).toBe(200);
+        expect(await idsOf(res), `${name}=${String(value)}`).toContain(created.id);
+      }
+    });
+  }
+
+  test('queries reference key fields by their bare names', rule('data.query-paging.reference-keys-by-bare-name'), async ({ api, data }) => {
+    const rating = await data.create('accountabilityRating');
+    const { educationOrganizationId } = rating.body.educationOrganizationReference as { educationOrganizationId: number };
+    const { schoolYear } = rating.body.schoolYearTypeReference as { schoolYear: number };
+    expect(await idsOf(await api.get(`accountabilityRatings?educationOrganizationId=${educationOrganizationId}&schoolYear=${schoolYear}`))).toEqual([rating.id]);
+    const week = await data.create('academicWeek');
+    expect(await idsOf(await api.get(`academicWeeks?schoolId=${(week.body.schoolReference as { schoolId: number }).schoolId}`))).toEqual([week.id]);
+  });
+
+  test('types schoolId as int64, schoolYear as int32 and dates as full dates', rule('data.query-paging.query-parameter-types'), async ({ api, data }) => {
+    expect((await api.get('academicWeeks?schoolId=3000000000')).status()).toBe(200);
+    const rating = await data.create('accountabilityRating', { ratingDate: '2024-09-01' });
+    const { schoolYear } = rating.body.schoolYearTypeReference as { schoolYear: number };
+    expect(await idsOf(await api.get(`accountabilityRatings?schoolYear=${schoolYear}&ratingDate=2024-09-01&ratingTitle=${encodeURIComponent(rating.body.ratingTitle as string)}`))).toEqual([rating.id]);
+  });
+
+  test('refuses a query parameter that is neither paging nor a property with 400', rule('data.query-paging.unknown-parameter-400'), async ({ api }) => {
+    const res = await api.get('academicWeeks?notAProperty=1');
+    expect(res.status()).toBe(400);
+  });
+
+  test('refuses a query value of the wrong type with 400', rule('data.query-paging.wrong-type-parameter-400'), async ({ api }) => {
+    expect((await api.get('academicWeeks?schoolId=abc')).status()).toBe(400);
+    expect((await api.get('academicWeeks?beginDate=notadate')).status()).toBe(400);
+  });
+});
+
+test.describe('scalar values round-trip through query parameters', () => {
+  test('finds a record by a descriptor-valued property', rule('data.query-paging.property-equality-filter'), async ({ api, data }) => {
+    const calendar = await data.create('calendar');
+    const res = await api.get(`calendars?calendarTypeDescriptor=${encodeURIComponent(calendar.body.calendarTypeDescriptor as string)}`);
+    expect(await idsOf(res)).toEqual([calendar.id]);
+  });
+});

@@ -1,0 +1,47 @@
+import { notApplicable } from '../../_harness/capabilities.js';
+import { test as base, expect, target } from '../../_harness/fixtures.js';
+import { buildWorld, Writer, type World } from './world.js';
+
+/**
+ * The rostering suites' `test`: the harness fixtures plus `world`, the core data of world.ts,
+ * built once per worker through the data API (only when a test asks for it) and deleted when the
+ * worker ends. Tests read it with tokens naming its organizations, so parallel workers, each
+ * with a world of its own, never see each other's data.
+ */
+export const test = base.extend<{ rosteringTarget: void }, { world: World }>({
+  // Every rostering test needs a rostering service in the target: without one it is not applicable.
+  rosteringTarget: [async ({}, use) => {
+    if (!target.rostering) notApplicable('needs a rostering section in the target file');
+    await use();
+  }, { auto: true }],
+  world: [async ({ playwright }, use) => {
+    if (!target.rostering) return use(undefined as unknown as World);
+    const request = await playwright.request.newContext();
+    const writer = await Writer.on(request);
+    try {
+      await use(await buildWorld(writer));
+    } finally {
+      await writer.cleanup();
+      await request.dispose();
+    }
+  }, { scope: 'worker', timeout: 180_000 }],
+});
+
+export { expect };
+
+/** Collects every `{href, sourcedId, type}` reference inside a record, with where it sits. */
+export function referencesIn(value: unknown, at = '$'): { at: string; href: string; sourcedId: string; type: string }[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => referencesIn(v, `${at}[${i}]`));
+  if (!value || typeof value !== 'object') return [];
+  const o = value as Record<string, unknown>;
+  if (typeof o.href === 'string' && typeof o.sourcedId === 'string' && typeof o.type === 'string') return [{ at, href: o.href, sourcedId: o.sourcedId, type: o.type }];
+  return Object.entries(o).flatMap(([k, v]) => referencesIn(v, `${at}.${k}`));
+}
+
+/** Paths of null members anywhere inside a value. */
+export function nullsIn(value: unknown, at = '$'): string[] {
+  if (value === null) return [at];
+  if (Array.isArray(value)) return value.flatMap((v, i) => nullsIn(v, `${at}[${i}]`));
+  if (typeof value === 'object') return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => nullsIn(v, `${at}.${k}`));
+  return [];
+}

@@ -1,0 +1,214 @@
+import { expect, type APIRequestContext } from '@playwright/test';
+import { WORKER_SCHOOL_YEAR, newEducationOrganizationId } from '../../_harness/builders.js';
+import { DataClient, RUN_ID } from '../../_harness/fixtures.js';
+import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
+import { credentials, target } from '../../_harness/target.js';
+
+/**
+ * Core data for the rostering suites, written through the data API and deleted afterwards:
+ *
+ *   state agency SEA
+ *   ├── district LEA1 ── school A (sessions Fall [semester] / Tri [trimester] / Q1 [quarter],
+ *   │                   │          grading period GP in Fall, class period P1)
+ *   │                   └── school B
+ *   └── district LEA2 ── school C (session CFall)
+ *
+ *   courses M1 (owned by LEA1), M2 (owned by A), M3 (owned by LEA2)
+ *   sections S1 (M1 at A, Fall, P1), S2 (M2 at A, Tri), S3 (M3 at C, CFall)
+ *   students st1 at A (in S1, S2; demographics: Female, Asian + White, Hispanic, born in Austin),
+ *            st2 at B, st3 at C (in S3)
+ *   staff t1 at A (teacher of record of S1, work e-mail), t2 at C (assistant teacher of S3),
+ *         p1 at B (principal)
+ *   contact c1 of st1
+ *
+ * Descriptors get the upstream code values the mapping recognises ("Fall Semester", "Teacher of
+ * Record" ...) in a namespace of their own, so they never collide.
+ */
+export interface World {
+  year: number;
+  sea: number; lea1: number; lea2: number; schoolA: number; schoolB: number; schoolC: number;
+  names: Record<'sea' | 'lea1' | 'lea2' | 'schoolA' | 'schoolB' | 'schoolC', string>;
+  sessions: { fall: string; tri: string; q1: string; cFall: string; gradingPeriod: string };
+  courses: { m1: string; m2: string; m3: string };
+  students: { st1: string; st2: string; st3: string };
+  staff: { t1: string; t2: string; p1: string };
+  contact: string;
+  emails: { t1: string; st1: string };
+}
+
+type Body = Record<string, unknown>;
+
+let sequence = 0;
+/** A short key unique to this run and worker process. */
+export const key = (prefix: string) => `${prefix}${RUN_ID.slice(-6)}${process.env.TEST_WORKER_INDEX ?? '0'}x${++sequence}`;
+
+/** A data-API client on a given data API, whose created records are deleted by `cleanup()`. */
+export class Writer {
+  readonly created: { url: string }[] = [];
+  readonly client: DataClient;
+  readonly namespace = `${target.testData.namespacePrefix}/rostering/${key('n')}`;
+  private readonly years: string[] = [];
+
+  constructor(request: APIRequestContext, token: string, dataApi = target.dataApi.baseUrl) {
+    const dataRoot = `${dataApi}/data/v3/${target.dataApi.namespaceSegment}`;
+    this.client = new DataClient(request, { ...target, dataApi: { ...target.dataApi, baseUrl: dataApi }, dataRoot }, token, this.created);
+  }
+
+  static async on(request: APIRequestContext, dataApi = target.dataApi.baseUrl): Promise<Writer> {
+    const token = dataApi === target.dataApi.baseUrl ? sharedTokens().primary : await fetchToken(request, { ...target, dataApi: { ...target.dataApi, baseUrl: dataApi } }, credentials(target.clients.primary)!);
+    return new Writer(request, token, dataApi);
+  }
+
+  create(resource: string, body: Body) {
+    return this.client.create(resource, body);
+  }
+
+  /** `<namespace>#<code>` of a new descriptor with that code value. */
+  async descriptor(name: string, code: string): Promise<string> {
+    const namespace = `${this.namespace}/${name.charAt(0).toUpperCase()}${name.slice(1)}Descriptor`;
+    await this.create(`${name}Descriptors`, { codeValue: code, namespace, shortDescription: code });
+    return `${namespace}#${code}`;
+  }
+
+  /** Makes sure the school year exists; one created here is deleted by cleanup(). */
+  async schoolYear(year: number): Promise<void> {
+    const found = await this.client.get(`schoolYearTypes?schoolYear=${year}`);
+    expect(found.status()).toBe(200);
+    if (((await found.json()) as unknown[]).length) return;
+    const res = await this.client.post('schoolYearTypes', { schoolYear: year, currentSchoolYear: false, schoolYearDescription: `${year - 1}-${year}` });
+    expect([200, 201], `POST schoolYearTypes: ${await res.text()}`).toContain(res.status());
+    if (res.status() === 201) this.years.push(res.headers().location);
+  }
+
+  /** Deletes everything created, newest first; the school year last. */
+  async cleanup(): Promise<void> {
+    const failed: string[] = [];
+    for (const url of [...this.created.map((c) => c.url).reverse(), ...this.years]) {
+      const res = await this.client.delete(url);
+      if (res.status() !== 204 && res.status() !== 404) failed.push(`${url} → ${res.status()}`);
+    }
+    this.created.length = 0;
+    if (failed.length) throw new Error(`rostering cleanup could not delete: ${failed.join(', ')}`);
+  }
+}
+
+/** An organization body: the shared members plus the given ones. */
+const org = (categories: string, extra: Body) => ({ categories: [{ educationOrganizationCategoryDescriptor: categories }], ...extra });
+
+/** A district with one school: the least data a routing test needs. */
+export async function buildDistrict(w: Writer): Promise<{ lea: number; school: number; schoolName: string }> {
+  const category = await w.descriptor('educationOrganizationCategory', 'School');
+  const leaCategory = await w.descriptor('localEducationAgencyCategory', 'Independent');
+  const grade = await w.descriptor('gradeLevel', 'Ninth grade');
+  const lea = newEducationOrganizationId();
+  const school = newEducationOrganizationId();
+  const schoolName = `Routing School ${key('r')}`;
+  await w.create('localEducationAgencies', org(category, { localEducationAgencyId: lea, nameOfInstitution: `Routing District ${lea}`, localEducationAgencyCategoryDescriptor: leaCategory }));
+  await w.create('schools', org(category, { schoolId: school, nameOfInstitution: schoolName, localEducationAgencyReference: { localEducationAgencyId: lea }, gradeLevels: [{ gradeLevelDescriptor: grade }] }));
+  return { lea, school, schoolName };
+}
+
+export async function buildWorld(w: Writer): Promise<World> {
+  const year = WORKER_SCHOOL_YEAR;
+  const d = async (name: string, ...codes: string[]) => Promise.all(codes.map((c) => w.descriptor(name, c)));
+  const [[category], [leaCategory], [grade], [fallTerm, triTerm, quarterTerm], [courseSystem], [teacherOfRecord, assistant], [program], [female], [asian, white],
+    [principal], [work, home], [gpDescriptor], [country], [state]] = await Promise.all([
+    d('educationOrganizationCategory', 'School'), d('localEducationAgencyCategory', 'Independent'), d('gradeLevel', 'Ninth grade'),
+    d('term', 'Fall Semester', 'First Trimester', 'First Quarter'), d('courseIdentificationSystem', 'LEA course code'),
+    d('classroomPosition', 'Teacher of Record', 'Assistant Teacher'), d('programAssignment', 'Regular Education'), d('sex', 'Female'),
+    d('race', 'Asian', 'White'), d('staffClassification', 'Principal'), d('electronicMailType', 'Work', 'Home/Personal'),
+    d('gradingPeriod', 'First Six Weeks'), d('country', 'US'), d('stateAbbreviation', 'TX'),
+  ]);
+  await w.schoolYear(year);
+
+  const [sea, lea1, lea2, schoolA, schoolB, schoolC] = Array.from({ length: 6 }, () => newEducationOrganizationId());
+  const tag = key('w');
+  const names = {
+    sea: `State Agency ${tag}`, lea1: `Grand Bend District ${tag}`, lea2: `Other District ${tag}`,
+    schoolA: `Grand Bend High School ${tag}`, schoolB: `Grand Bend Middle School ${tag}`, schoolC: `Other Elementary ${tag}`,
+  };
+  await w.create('stateEducationAgencies', org(category, { stateEducationAgencyId: sea, nameOfInstitution: names.sea }));
+  for (const [id, name] of [[lea1, names.lea1], [lea2, names.lea2]] as const) {
+    await w.create('localEducationAgencies', org(category, { localEducationAgencyId: id, nameOfInstitution: name, localEducationAgencyCategoryDescriptor: leaCategory, stateEducationAgencyReference: { stateEducationAgencyId: sea } }));
+  }
+  for (const [id, lea, name] of [[schoolA, lea1, names.schoolA], [schoolB, lea1, names.schoolB], [schoolC, lea2, names.schoolC]] as const) {
+    await w.create('schools', org(category, { schoolId: id, nameOfInstitution: name, localEducationAgencyReference: { localEducationAgencyId: lea }, gradeLevels: [{ gradeLevelDescriptor: grade }] }));
+  }
+
+  const sessions = { fall: `Fall ${tag}`, tri: `Trimester ${tag}`, q1: `Quarter ${tag}`, cFall: `C Fall ${tag}`, gradingPeriod: `Six Weeks ${tag}` };
+  const school = (schoolId: number) => ({ schoolReference: { schoolId }, schoolYearTypeReference: { schoolYear: year } });
+  await w.create('classPeriods', { classPeriodName: `P1 ${tag}`, schoolReference: { schoolId: schoolA } });
+  await w.create('gradingPeriods', { gradingPeriodDescriptor: gpDescriptor, gradingPeriodName: sessions.gradingPeriod, ...school(schoolA), beginDate: `${year - 1}-08-20`, endDate: `${year - 1}-09-30`, totalInstructionalDays: 30 });
+  const session = (name: string, schoolId: number, term: string, begin: string, end: string, extra: Body = {}) =>
+    w.create('sessions', { sessionName: name, ...school(schoolId), termDescriptor: term, beginDate: begin, endDate: end, totalInstructionalDays: 80, ...extra });
+  await session(sessions.fall, schoolA, fallTerm, `${year - 1}-08-20`, `${year - 1}-12-20`, {
+    gradingPeriods: [{ gradingPeriodReference: { gradingPeriodDescriptor: gpDescriptor, gradingPeriodName: sessions.gradingPeriod, schoolId: schoolA, schoolYear: year } }],
+  });
+  await session(sessions.tri, schoolA, triTerm, `${year - 1}-08-20`, `${year - 1}-11-15`);
+  await session(sessions.q1, schoolA, quarterTerm, `${year - 1}-08-20`, `${year - 1}-10-15`);
+  await session(sessions.cFall, schoolC, fallTerm, `${year - 1}-08-25`, `${year}-05-30`);
+
+  const courses = { m1: key('M1-'), m2: key('M2-'), m3: key('M3-') };
+  for (const [code, owner, title] of [[courses.m1, lea1, 'Algebra I'], [courses.m2, schoolA, 'Biology'], [courses.m3, lea2, 'Reading']] as const) {
+    await w.create('courses', {
+      courseCode: code, educationOrganizationReference: { educationOrganizationId: owner }, courseTitle: `${title} ${tag}`, numberOfParts: 1,
+      identificationCodes: [{ courseIdentificationSystemDescriptor: courseSystem, identificationCode: code }],
+    });
+  }
+  const offering = (code: string, owner: number, schoolId: number, sessionName: string) => ({
+    localCourseCode: code, courseReference: { courseCode: code, educationOrganizationId: owner },
+    schoolReference: { schoolId }, sessionReference: { schoolId, schoolYear: year, sessionName },
+  });
+  await w.create('courseOfferings', offering(courses.m1, lea1, schoolA, sessions.fall));
+  await w.create('courseOfferings', offering(courses.m2, schoolA, schoolA, sessions.tri));
+  await w.create('courseOfferings', offering(courses.m3, lea2, schoolC, sessions.cFall));
+  const sectionRef = (code: string, schoolId: number, sessionName: string) => ({ sectionIdentifier: `${code}-01`, localCourseCode: code, schoolId, schoolYear: year, sessionName });
+  const s1 = sectionRef(courses.m1, schoolA, sessions.fall);
+  const s2 = sectionRef(courses.m2, schoolA, sessions.tri);
+  const s3 = sectionRef(courses.m3, schoolC, sessions.cFall);
+  for (const s of [s1, s2, s3]) {
+    await w.create('sections', {
+      sectionIdentifier: s.sectionIdentifier,
+      courseOfferingReference: { localCourseCode: s.localCourseCode, schoolId: s.schoolId, schoolYear: year, sessionName: s.sessionName },
+      ...(s === s1 ? { classPeriods: [{ classPeriodReference: { classPeriodName: `P1 ${tag}`, schoolId: schoolA } }] } : {}),
+    });
+  }
+
+  const students = { st1: key('st'), st2: key('st'), st3: key('st') };
+  const emails = { t1: `t1.${tag}@example.test`.toLowerCase(), st1: `st1.${tag}@example.test`.toLowerCase() };
+  await w.create('students', { studentUniqueId: students.st1, firstName: 'Ada', lastSurname: `Lovelace${tag}`, middleName: 'King', birthDate: '2010-12-10', birthCity: 'Austin', birthCountryDescriptor: country, birthStateAbbreviationDescriptor: state });
+  // Explicit nulls in the source: the rostering record must leave them out, not echo them.
+  await w.create('students', { studentUniqueId: students.st2, firstName: 'Grace', lastSurname: `Hopper${tag}`, middleName: null, preferredFirstName: null, birthCity: null, birthDate: '2011-01-02' });
+  await w.create('students', { studentUniqueId: students.st3, firstName: 'Alan', lastSurname: `Turing${tag}`, birthDate: '2012-06-23' });
+  for (const [id, schoolId] of [[students.st1, schoolA], [students.st2, schoolB], [students.st3, schoolC]] as const) {
+    await w.create('studentSchoolAssociations', { studentReference: { studentUniqueId: id }, schoolReference: { schoolId }, entryDate: `${year - 1}-08-20`, entryGradeLevelDescriptor: grade });
+  }
+  await w.create('studentEducationOrganizationAssociations', {
+    studentReference: { studentUniqueId: students.st1 }, educationOrganizationReference: { educationOrganizationId: lea1 },
+    sexDescriptor: female, hispanicLatinoEthnicity: true, races: [{ raceDescriptor: asian }, { raceDescriptor: white }],
+    electronicMails: [{ electronicMailAddress: emails.st1, electronicMailTypeDescriptor: home }],
+  });
+  const enrol = (id: string, s: typeof s1) => w.create('studentSectionAssociations', { studentReference: { studentUniqueId: id }, sectionReference: s, beginDate: `${year - 1}-08-20` });
+  await enrol(students.st1, s1);
+  await enrol(students.st1, s2);
+  await enrol(students.st3, s3);
+
+  const staff = { t1: key('t'), t2: key('t'), p1: key('p') };
+  await w.create('staffs', { staffUniqueId: staff.t1, firstName: 'Tess', lastSurname: `Teacher${tag}`, electronicMails: [{ electronicMailAddress: emails.t1, electronicMailTypeDescriptor: work }] });
+  await w.create('staffs', { staffUniqueId: staff.t2, firstName: 'Tom', lastSurname: `Assistant${tag}` });
+  await w.create('staffs', { staffUniqueId: staff.p1, firstName: 'Pat', lastSurname: `Principal${tag}` });
+  for (const [id, schoolId] of [[staff.t1, schoolA], [staff.t2, schoolC], [staff.p1, schoolB]] as const) {
+    await w.create('staffSchoolAssociations', { staffReference: { staffUniqueId: id }, schoolReference: { schoolId }, programAssignmentDescriptor: program });
+  }
+  await w.create('staffEducationOrganizationAssignmentAssociations', {
+    staffReference: { staffUniqueId: staff.p1 }, educationOrganizationReference: { educationOrganizationId: schoolB }, staffClassificationDescriptor: principal, beginDate: `${year - 1}-07-01`,
+  });
+  await w.create('staffSectionAssociations', { staffReference: { staffUniqueId: staff.t1 }, sectionReference: s1, beginDate: `${year - 1}-08-20`, classroomPositionDescriptor: teacherOfRecord });
+  await w.create('staffSectionAssociations', { staffReference: { staffUniqueId: staff.t2 }, sectionReference: s3, beginDate: `${year - 1}-08-25`, classroomPositionDescriptor: assistant });
+
+  const contact = key('c');
+  await w.create('contacts', { contactUniqueId: contact, firstName: 'Carl', lastSurname: `Contact${tag}` });
+  await w.create('studentContactAssociations', { studentReference: { studentUniqueId: students.st1 }, contactReference: { contactUniqueId: contact } });
+
+  return { year, sea, lea1, lea2, schoolA, schoolB, schoolC, names, sessions, courses, students, staff, contact, emails };
+}

@@ -1,0 +1,195 @@
+import type { APIRequestContext } from '@playwright/test';
+import { newEducationOrganizationId } from '../_harness/builders.js';
+import { rule } from '../_harness/rules.js';
+import { bearer, craftToken, expectStatus, getJson, list, rosterUrl, type RosterRecord } from './_support/service.js';
+import { test as base, expect } from './_support/test.js';
+import { Writer, buildDistrict, type World } from './_support/world.js';
+
+/**
+ * Query parameters (research §3, §4): limit, offset, sort/orderBy, fields and filter. Paging is
+ * checked on a district with 501 schools (more than the default page of 100 and the maximum of
+ * 500), built once per worker for the tests that need it.
+ */
+interface BigDistrict { lea: number; schools: number }
+
+const test = base.extend<object, { big: BigDistrict }>({
+  big: [async ({ playwright }, use) => {
+    const request = await playwright.request.newContext();
+    const writer = await Writer.on(request);
+    try {
+      const { lea, school } = await buildDistrict(writer);
+      const [made] = (await (await writer.client.get(`schools?schoolId=${school}`)).json()) as Record<string, unknown>[];
+      const template = { ...made };
+      delete template.id; delete template._etag; delete template._lastModifiedDate;
+      const ids = Array.from({ length: 500 }, () => newEducationOrganizationId());
+      for (let i = 0; i < ids.length; i += 25) {
+        await Promise.all(ids.slice(i, i + 25).map((schoolId) => writer.create('schools', { ...template, schoolId, nameOfInstitution: `Paging School ${schoolId}` })));
+      }
+      await use({ lea, schools: ids.length + 1 });
+    } finally {
+      await writer.cleanup();
+      await request.dispose();
+    }
+  }, { scope: 'worker', timeout: 240_000 }],
+});
+
+const page = async (request: APIRequestContext, query: string, token: string) =>
+  (await getJson(request, rosterUrl(`schools?${query}`), token)).orgs as RosterRecord[];
+const ids = (items: RosterRecord[]) => items.map((i) => i.sourcedId);
+
+test.describe('rostering paging', () => {
+  test.describe.configure({ mode: 'default' });
+
+  test('answers at most 100 records when limit is omitted', rule('roster.roster-query.limit-default-100'), async ({ request, big }) => {
+    const token = await craftToken(request, { orgs: [big.lea] });
+    const items = await page(request, '', token);
+    expect(items).toHaveLength(100);
+    expect(await page(request, 'limit=150', token), 'more records exist than the default page').toHaveLength(150);
+  });
+
+  test('clamps a limit above the maximum page size to the maximum', rule('roster.roster-query.limit-above-maximum-clamped'), async ({ request, big }) => {
+    const token = await craftToken(request, { orgs: [big.lea] });
+    expect(big.schools).toBeGreaterThan(500);
+    for (const limit of [501, 10_000]) expect(await page(request, `limit=${limit}`, token), `limit=${limit}`).toHaveLength(500);
+  });
+
+  test('offset skips records; pages are disjoint and walking them gives the whole set in sourcedId order', rule('roster.roster-query.offset-paging', 'roster.roster-query.default-order-sourcedid'), async ({ request, big }) => {
+    const token = await craftToken(request, { orgs: [big.lea] });
+    const first = await page(request, 'limit=500', token);
+    const rest = await page(request, 'limit=500&offset=500', token);
+    const all = [...ids(first), ...ids(rest)];
+    expect(all).toHaveLength(big.schools);
+    expect(new Set(all).size).toBe(all.length);
+    expect(ids(await page(request, 'limit=50&offset=120', token))).toEqual(all.slice(120, 170));
+    const walked: string[] = [];
+    for (let offset = 0; ; offset += 37) {
+      const items = await page(request, `limit=37&offset=${offset}`, token);
+      if (!items.length) break;
+      expect(items.length).toBeLessThanOrEqual(37);
+      walked.push(...ids(items));
+    }
+    expect(walked, 'walking all pages gives the unpaged set, each record once').toEqual(all);
+    expect(all, 'default order is sourcedId ascending').toEqual([...all].sort());
+    expect(await page(request, `offset=${big.schools + 5}`, token), 'an offset past the end').toEqual([]);
+  });
+});
+
+test.describe('rostering query parameters', () => {
+  const schoolsOf = async (request: APIRequestContext, world: World) => craftToken(request, { orgs: [world.sea] });
+
+  test('refuses a limit that is zero, negative, not an integer or repeated with 400 invalid_data', rule('roster.roster-query.limit-invalid-400', 'roster.roster-errors.invalid-data-code-minor', 'roster.roster-errors.status-envelope'), async ({ request, world }) => {
+    const token = await schoolsOf(request, world);
+    for (const bad of ['limit=0', 'limit=-1', 'limit=abc', 'limit=1.5', 'limit=1e3', 'limit=10abc', 'limit=9223372036854775808', 'limit=1&limit=2']) {
+      const body = await expectStatus(await request.get(rosterUrl(`orgs?${bad}`), { headers: bearer(token) }), 400, 'invalid_data');
+      expect(body.stdx_description, bad).toMatch(/limit/);
+    }
+  });
+
+  test('refuses an offset that is negative or not an integer with 400 invalid_data', rule('roster.roster-query.offset-paging', 'roster.roster-errors.invalid-data-code-minor'), async ({ request, world }) => {
+    const token = await schoolsOf(request, world);
+    for (const bad of ['offset=-1', 'offset=abc', 'offset=2.5', 'offset=1&offset=2']) {
+      const body = await expectStatus(await request.get(rosterUrl(`orgs?${bad}`), { headers: bearer(token) }), 400, 'invalid_data');
+      expect(body.stdx_description, bad).toMatch(/offset/);
+    }
+  });
+
+  test('orders by sourcedId ascending without sort', rule('roster.roster-query.default-order-sourcedid'), async ({ request, world }) => {
+    const token = await schoolsOf(request, world);
+    for (const path of ['orgs', 'users', 'academicSessions', 'enrollments']) {
+      const got = ids((await getJson(request, rosterUrl(path), token))[path === 'academicSessions' ? 'academicSessions' : path] as RosterRecord[]);
+      expect(got.length, path).toBeGreaterThan(1);
+      expect(got, path).toEqual([...got].sort());
+    }
+  });
+
+  test('sort with orderBy asc or desc orders by that field', rule('roster.roster-query.sort-and-order-by'), async ({ request, world }) => {
+    const token = await schoolsOf(request, world);
+    const names = (items: RosterRecord[]) => items.map((o) => String(o.name));
+    const asc = names((await getJson(request, rosterUrl('orgs?sort=name&orderBy=asc'), token)).orgs as RosterRecord[]);
+    const desc = names((await getJson(request, rosterUrl('orgs?sort=name&orderBy=desc'), token)).orgs as RosterRecord[]);
+    const plain = names((await getJson(request, rosterUrl('orgs'), token)).orgs as RosterRecord[]);
+    expect(asc).toEqual([...plain].sort());
+    expect(desc).toEqual([...plain].sort().reverse());
+    expect(desc, 'orderBy changes the order').not.toEqual(asc);
+    const family = ((await getJson(request, rosterUrl('users?sort=familyName'), token)).users as RosterRecord[]).map((u) => String(u.familyName));
+    expect(family).toEqual([...family].sort());
+  });
+
+  test('refuses an unknown sort field or direction with 400 invalid_data', rule('roster.roster-errors.invalid-data-code-minor', 'roster.roster-query.sort-and-order-by'), async ({ request, world }) => {
+    const token = await schoolsOf(request, world);
+    for (const bad of ['sort=nosuchfield', 'sort=name&orderBy=sideways']) {
+      await expectStatus(await request.get(rosterUrl(`orgs?${bad}`), { headers: bearer(token) }), 400, 'invalid_data');
+    }
+  });
+
+  test('fields returns only the named fields of each record', rule('roster.roster-query.fields-selection'), async ({ request, world }) => {
+    const token = await schoolsOf(request, world);
+    const orgs = (await getJson(request, rosterUrl('orgs?fields=sourcedId,name'), token)).orgs as RosterRecord[];
+    expect(orgs.length).toBeGreaterThan(1);
+    for (const o of orgs) expect(Object.keys(o).sort()).toEqual(['name', 'sourcedId']);
+    const users = (await getJson(request, rosterUrl('users?fields=givenName'), token)).users as RosterRecord[];
+    for (const u of users) expect(Object.keys(u)).toEqual(['givenName']);
+  });
+
+  test('refuses a fields entry that is not a field of the resource with 400 invalid_data', rule('roster.roster-query.invalid-fields-400', 'roster.roster-errors.invalid-data-code-minor'), async ({ request, world }) => {
+    const token = await schoolsOf(request, world);
+    const body = await expectStatus(await request.get(rosterUrl('orgs?fields=sourcedId,nosuchfield'), { headers: bearer(token) }), 400, 'invalid_data');
+    expect(body.stdx_description).toMatch(/nosuchfield/);
+    await expectStatus(await request.get(rosterUrl('users?fields=birthDate'), { headers: bearer(token) }), 400, 'invalid_data');
+  });
+
+  test('filter takes quoted values with spaces and joins predicates with AND and OR', rule('roster.roster-query.filter-grammar'), async ({ request, world }) => {
+    const token = await schoolsOf(request, world);
+    const filter = async (path: string, expr: string, collection = path) =>
+      (await getJson(request, rosterUrl(`${path}?filter=${encodeURIComponent(expr)}`), token))[collection] as RosterRecord[];
+    expect((await filter('orgs', `status='active' AND name='${world.names.schoolA}'`)).map((o) => o.identifier)).toEqual([String(world.schoolA)]);
+    expect((await filter('orgs', `identifier='${world.schoolA}' OR identifier='${world.schoolC}'`)).map((o) => Number(o.identifier)).sort()).toEqual([world.schoolA, world.schoolC].sort());
+    // AND binds tighter than OR.
+    expect((await filter('orgs', `type='district' AND identifier='${world.schoolA}' OR identifier='${world.schoolB}'`)).map((o) => Number(o.identifier))).toEqual([world.schoolB]);
+    expect((await filter('orgs', `type = "school" and name = '${world.names.schoolC}'`)).map((o) => Number(o.identifier))).toEqual([world.schoolC]);
+
+    // Every operator, against what the same comparison gives on the unfiltered collection.
+    const sessions = (await getJson(request, rosterUrl('academicSessions'), token)).academicSessions as RosterRecord[];
+    const pivot = `${world.year - 1}-08-20`;
+    const ops: [string, (v: string) => boolean][] = [
+      ['=', (v) => v === pivot], ['!=', (v) => v !== pivot], ['>', (v) => v > pivot], ['>=', (v) => v >= pivot], ['<', (v) => v < pivot], ['<=', (v) => v <= pivot],
+    ];
+    for (const [op, holds] of ops) {
+      const expected = sessions.filter((s) => holds(String(s.startDate))).map((s) => s.sourcedId);
+      const got = (await filter('academicSessions', `startDate${op}'${pivot}'`)).map((s) => s.sourcedId);
+      expect(got, `startDate${op}'${pivot}'`).toEqual(expected);
+    }
+    expect(sessions.some((s) => String(s.startDate) > pivot) && sessions.some((s) => s.startDate === pivot), 'the pivot splits the sessions').toBe(true);
+  });
+
+  test('the ~ operator is a case-insensitive substring match', rule('roster.roster-query.filter-contains-case-insensitive', 'roster.roster-query.filter-grammar'), async ({ request, world }) => {
+    const token = await schoolsOf(request, world);
+    const tag = world.names.schoolA.split(' ').pop()!;
+    const got = async (expr: string) => ((await getJson(request, rosterUrl(`orgs?filter=${encodeURIComponent(expr)}`), token)).orgs as RosterRecord[]).map((o) => Number(o.identifier)).sort();
+    expect(await got(`name~'grand bend high school ${tag.toLowerCase()}'`)).toEqual([world.schoolA]);
+    expect(await got(`name~'GRAND BEND'`)).toEqual([world.lea1, world.schoolA, world.schoolB].sort());
+  });
+
+  test('refuses a filter on an unknown or unfilterable field, with an unsupported operator or with too many clauses', rule('roster.roster-query.filter-invalid-400', 'roster.roster-errors.invalid-data-code-minor'), async ({ request, world }) => {
+    const token = await schoolsOf(request, world);
+    const clauses = Array.from({ length: 21 }, (_, i) => `identifier='${i}'`).join(' OR ');
+    for (const bad of [`nosuchfield='x'`, `parent='x'`, `name=='x'`, `name<>'x'`, `name LIKE 'x'`, clauses, `name='unclosed`, `name='x' AND`, `name='x' XOR type='school'`]) {
+      await expectStatus(await request.get(rosterUrl(`orgs?filter=${encodeURIComponent(bad)}`), { headers: bearer(token) }), 400, 'invalid_data');
+    }
+    // Twenty clauses are fine.
+    const twenty = Array.from({ length: 20 }, (_, i) => `identifier='${i}'`).join(' OR ');
+    expect((await request.get(rosterUrl(`orgs?filter=${encodeURIComponent(twenty)}`), { headers: bearer(token) })).status()).toBe(200);
+  });
+
+  test('an OR in the filter never returns records outside the caller\'s organizations or the endpoint\'s subset', rule('roster.roster-query.filter-cannot-widen-visibility'), async ({ request, world }) => {
+    const schoolB = await craftToken(request, { orgs: [world.schoolB] });
+    const got = async (path: string, expr: string) => ((await getJson(request, rosterUrl(`${path}?filter=${encodeURIComponent(expr)}`), schoolB)).orgs as RosterRecord[]).map((o) => Number(o.identifier));
+    expect(await got('orgs', `identifier='${world.schoolA}' OR identifier='${world.schoolB}'`)).toEqual([world.schoolB]);
+    expect(await got('orgs', `status='active' OR status!='active'`)).toEqual([world.schoolB]);
+    const lea = await craftToken(request, { orgs: [world.lea1] });
+    const schools = ((await getJson(request, rosterUrl(`schools?filter=${encodeURIComponent(`type='district' OR type='school'`)}`), lea)).orgs as RosterRecord[]).map((o) => o.type);
+    expect(schools.length).toBeGreaterThan(0);
+    expect(new Set(schools)).toEqual(new Set(['school']));
+  });
+});
+

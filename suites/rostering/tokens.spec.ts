@@ -1,0 +1,150 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { SignJWT, decodeJwt } from 'jose';
+import { rule } from '../_harness/rules.js';
+import { credentials, target } from '../_harness/target.js';
+import { test, expect } from './_support/test.js';
+import { bearer, craftToken, expectUnauthorized, issuedClaims, issuerPublicKeyPem, rosterUrl, scope, type TokenSpec } from './_support/service.js';
+
+/**
+ * Token checks on every request (seed: Checks on every request): signature, algorithm, iss, aud,
+ * exp, nbf and scope. Every failure is 401 with the stdx_ body (decisions #23). Crafted tokens are
+ * signed with the issuer's key and differ from a valid one in exactly one claim or header.
+ */
+const url = () => rosterUrl('orgs');
+const foreignKeyPem = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+/** A JWT with any header, signed or not: the raw parts. */
+const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+
+test.describe('Authorization: Bearer on rostering requests', () => {
+  test('answers 401 with the stdx_ failure body when the Authorization header is missing', rule('roster.roster-auth.bearer-token-required', 'roster.roster-errors.token-failure-body', 'roster.roster-errors.status-envelope'), async ({ request }) => {
+    await expectUnauthorized(await request.get(url()));
+  });
+
+  test('answers 401 for another scheme or an empty bearer token', rule('roster.roster-auth.non-bearer-scheme-401', 'roster.roster-errors.token-failure-body'), async ({ request }) => {
+    const creds = credentials(target.clients.primary)!;
+    await expectUnauthorized(await request.get(url(), { headers: { Authorization: `Basic ${Buffer.from(`${creds.key}:${creds.secret}`).toString('base64')}` } }));
+    await expectUnauthorized(await request.get(url(), { headers: { Authorization: 'Bearer ' } }));
+    await expectUnauthorized(await request.get(url(), { headers: { Authorization: 'Bearer not-a-jwt' } }));
+  });
+
+  test('accepts a token from the data API token endpoint carrying rostering scopes', rule('roster.roster-auth.accepts-external-issuer-tokens', 'roster.roster-auth.data-api-issues-rostering-tokens', 'roster.roster-auth.issuer-from-config', 'roster.roster-auth.audience-from-config'), async ({ request }) => {
+    const creds = credentials(target.clients.primary)!;
+    const res = await request.post(`${target.dataApi.baseUrl}/oauth/token`, {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      form: { grant_type: 'client_credentials', client_id: creds.key, client_secret: creds.secret, scope: `${scope('core')} ${scope('demographics')}` },
+    });
+    expect(res.status(), await res.text()).toBe(200);
+    const token = (await res.json()).access_token as string;
+    const claims = decodeJwt(token);
+    expect(String(claims.scope)).toContain(scope('core'));
+    const read = await request.get(url(), { headers: bearer(token) });
+    expect(read.status(), await read.text()).toBe(200);
+    expect(Array.isArray((await read.json()).orgs)).toBe(true);
+    expect((await request.get(rosterUrl('demographics'), { headers: bearer(token) })).status()).toBe(200);
+  });
+
+  test('a token requested with only roster-core.readonly opens the core resources and not demographics', rule('roster.roster-scopes.request-minimum-scope', 'roster.roster-auth.data-api-issues-rostering-tokens'), async ({ request }) => {
+    const creds = credentials(target.clients.primary)!;
+    const res = await request.post(`${target.dataApi.baseUrl}/oauth/token`, {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      form: { grant_type: 'client_credentials', client_id: creds.key, client_secret: creds.secret, scope: scope('core') },
+    });
+    expect(res.status(), await res.text()).toBe(200);
+    const token = (await res.json()).access_token as string;
+    expect(decodeJwt(token).scope).toBe(scope('core'));
+    for (const path of ['orgs', 'classes', 'users', 'enrollments']) expect((await request.get(rosterUrl(path), { headers: bearer(token) })).status(), path).toBe(200);
+    await expectUnauthorized(await request.get(rosterUrl('demographics'), { headers: bearer(token) }));
+  });
+
+  test('accepts a token signed with the issuer key whose claims are all valid', rule('roster.roster-auth.issuer-from-config', 'roster.roster-auth.audience-from-config'), async ({ request }) => {
+    const res = await request.get(url(), { headers: bearer(await craftToken(request, {})) });
+    expect(res.status(), await res.text()).toBe(200);
+  });
+
+  test('answers 401 for a token signed by another key', rule('roster.roster-auth.bad-signature-401', 'roster.roster-errors.unauthorized-is-401', 'roster.roster-errors.token-failure-body'), async ({ request }) => {
+    await expectUnauthorized(await request.get(url(), { headers: bearer(await craftToken(request, {}, { key: foreignKeyPem() })) }));
+  });
+
+  test('answers 401 for a token whose payload was changed after signing', rule('roster.roster-auth.bad-signature-401'), async ({ request }) => {
+    const [header, payload, signature] = (await craftToken(request, { orgs: [1] })).split('.');
+    const changed = b64({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), educationOrganizationId: '2' });
+    expect(changed).not.toBe(payload);
+    await expectUnauthorized(await request.get(url(), { headers: bearer(`${header}.${changed}.${signature}`) }));
+  });
+
+  test('answers 401 for an unsigned token (alg none)', rule('roster.roster-auth.signing-algorithm-enforced'), async ({ request }) => {
+    const valid = decodeJwt(await craftToken(request, {}));
+    await expectUnauthorized(await request.get(url(), { headers: bearer(`${b64({ alg: 'none', typ: 'JWT' })}.${b64(valid)}.`) }));
+  });
+
+  test('answers 401 for an HS256 token keyed with the issuer public key (algorithm confusion)', rule('roster.roster-auth.signing-algorithm-enforced'), async ({ request }) => {
+    const valid = decodeJwt(await craftToken(request, {}));
+    const secret = new TextEncoder().encode(issuerPublicKeyPem());
+    const forged = await new SignJWT(valid).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(secret);
+    await expectUnauthorized(await request.get(url(), { headers: bearer(forged) }));
+  });
+
+  test('answers 401 for an expired token', rule('roster.roster-auth.expired-token-401'), async ({ request }) => {
+    const past = Math.floor(Date.now() / 1000) - 120;
+    await expectUnauthorized(await request.get(url(), { headers: bearer(await craftToken(request, { claims: { iat: past - 600, exp: past } })) }));
+  });
+
+  test('answers 401 for a token that is not valid yet (nbf in the future)', rule('roster.roster-auth.future-nbf-401'), async ({ request }) => {
+    const later = Math.floor(Date.now() / 1000) + 300;
+    await expectUnauthorized(await request.get(url(), { headers: bearer(await craftToken(request, { claims: { nbf: later, exp: later + 600 } })) }));
+  });
+
+  test('answers 401 for a token without exp', rule('roster.roster-auth.missing-exp-401'), async ({ request }) => {
+    await expectUnauthorized(await request.get(url(), { headers: bearer(await craftToken(request, { claims: { exp: undefined } })) }));
+  });
+
+  test('answers 401 when iss differs from the configured issuer', rule('roster.roster-auth.issuer-mismatch-401'), async ({ request }) => {
+    const { iss } = await issuedClaims(request);
+    for (const other of [`${iss}x`, 'https://issuer.example.test/', undefined]) {
+      await expectUnauthorized(await request.get(url(), { headers: bearer(await craftToken(request, { claims: { iss: other } })) }));
+    }
+  });
+
+  test('answers 401 when aud differs from the configured audience or is missing', rule('roster.roster-auth.audience-mismatch-401'), async ({ request }) => {
+    const { aud } = await issuedClaims(request);
+    for (const other of [`${String(aud)}/other`, 'https://audience.example.test', ['https://audience.example.test'], undefined]) {
+      await expectUnauthorized(await request.get(url(), { headers: bearer(await craftToken(request, { claims: { aud: other } })) }));
+    }
+  });
+
+  test('accepts an aud array that contains the configured audience', rule('roster.roster-auth.audience-array-accepted', 'roster.roster-auth.audience-from-config'), async ({ request }) => {
+    const { aud } = await issuedClaims(request);
+    const res = await request.get(url(), { headers: bearer(await craftToken(request, { claims: { aud: ['https://another-service.example.test', aud] } })) });
+    expect(res.status(), await res.text()).toBe(200);
+  });
+
+  test('answers 401 for a token with no scope or only unrelated scopes', rule('roster.roster-auth.no-rostering-scope-401', 'roster.roster-errors.unauthorized-is-401'), async ({ request }) => {
+    const specs: TokenSpec[] = [{ claims: { scope: undefined } }, { scope: '' }, { scope: 'openid profile' }, { scope: ['gradebook.readonly', 'resource.readonly'] }];
+    for (const spec of specs) await expectUnauthorized(await request.get(url(), { headers: bearer(await craftToken(request, spec)) }));
+  });
+
+  test('does not accept a scope that merely contains a rostering scope text', rule('roster.roster-scopes.scope-exact-match'), async ({ request }) => {
+    const core = scope('core');
+    for (const lookAlike of [`${core}.extra`, `${core}x`, `x${core}`, core.replace('.readonly', '.readonlyx'), core.toUpperCase(), `${core}-demographics`]) {
+      await expectUnauthorized(await request.get(url(), { headers: bearer(await craftToken(request, { scope: lookAlike })) }));
+    }
+    // The control: the exact scope passes.
+    expect((await request.get(url(), { headers: bearer(await craftToken(request, { scope: core })) })).status()).toBe(200);
+  });
+
+  test('reads the scope claim as a space-separated string, a comma-separated string or an array', rule('roster.roster-scopes.scope-claim-forms'), async ({ request }) => {
+    const forms = [
+      `openid ${scope('core')}`,
+      `openid,${scope('core')}`,
+      ['openid', scope('core')],
+      [`openid ${scope('core')}`],
+    ];
+    for (const form of forms) {
+      const res = await request.get(url(), { headers: bearer(await craftToken(request, { scope: form })) });
+      expect(res.status(), `scope ${JSON.stringify(form)}: ${await res.text()}`).toBe(200);
+      // The same form without a rostering scope grants nothing, so the 200 came from the parsed entry.
+      await expectUnauthorized(await request.get(rosterUrl('demographics'), { headers: bearer(await craftToken(request, { scope: form })) }));
+    }
+  });
+});

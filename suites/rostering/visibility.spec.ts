@@ -1,0 +1,110 @@
+import { rule } from '../_harness/rules.js';
+import { ENDPOINTS } from './_support/schema.js';
+import { bearer, craftToken, expectStatus, list, rosterUrl, type RosterRecord } from './_support/service.js';
+import { test, expect } from './_support/test.js';
+import type { World } from './_support/world.js';
+
+/**
+ * Rows by the educationOrganizationId claim (seed: Claims; research §11). Down(T) = the claimed
+ * organizations and their descendants, Up(T) = and their ancestors: orgs, classes, sessions and
+ * people need their organization in Down(T); courses and school years in Down(T) or Up(T).
+ */
+type Request = Parameters<typeof craftToken>[0];
+
+/** What a token naming `orgs` sees: identifiers of orgs, course codes, class codes, user ids. */
+async function seen(request: Request, world: World, orgs: (number | string)[] | string) {
+  const token = await craftToken(request, { orgs });
+  const sea = await craftToken(request, { orgs: [world.sea] });
+  const all = await list(request, 'users', sea, 'users');
+  const idOf = new Map(all.map((u) => [u.sourcedId, String(u.identifier)]));
+  const classes = await list(request, 'classes', token, 'classes');
+  return {
+    token,
+    orgs: (await list(request, 'orgs', token, 'orgs')).map((o) => Number(o.identifier)).sort(),
+    courses: (await list(request, 'courses', token, 'courses')).map((c) => c.courseCode).sort(),
+    classes: classes.map((c) => c.classCode).sort(),
+    userIds: (await list(request, 'users', token, 'users')).map((u) => String(u.identifier)).sort(),
+    enrollments: (await list(request, 'enrollments', token, 'enrollments')).map((e) => idOf.get((e.user as RosterRecord).sourcedId)).sort(),
+    demographics: (await list(request, 'demographics', await craftToken(request, { orgs, scopes: ['demographics'] }), 'demographics')).map((d) => idOf.get(d.sourcedId)).sort(),
+  };
+}
+
+const sorted = <T>(...xs: T[]) => [...xs].sort();
+
+test.describe('rostering rows by education organization', () => {
+  test('a district token sees the district and its schools, not the state agency or another district', rule('roster.roster-query.orgs-visibility', 'roster.roster-query.edorg-claim-limits-rows'), async ({ request, world }) => {
+    const s = await seen(request, world, [world.lea1]);
+    expect(s.orgs).toEqual(sorted(world.lea1, world.schoolA, world.schoolB));
+  });
+
+  test('a school token sees only its school among the orgs', rule('roster.roster-query.orgs-visibility', 'roster.roster-query.edorg-claim-limits-rows'), async ({ request, world }) => {
+    expect((await seen(request, world, [world.schoolB])).orgs).toEqual([world.schoolB]);
+    expect((await seen(request, world, [world.schoolC])).orgs).toEqual([world.schoolC]);
+  });
+
+  test('courses are seen from the owning organization, its schools and its ancestors', rule('roster.roster-query.courses-visibility'), async ({ request, world }) => {
+    expect((await seen(request, world, [world.schoolA])).courses, 'school A: its own course and its district\'s').toEqual(sorted(world.courses.m1, world.courses.m2));
+    expect((await seen(request, world, [world.schoolB])).courses, 'school B: its district\'s course only').toEqual([world.courses.m1]);
+    expect((await seen(request, world, [world.lea2])).courses).toEqual([world.courses.m3]);
+    expect((await seen(request, world, [world.sea])).courses).toEqual(sorted(world.courses.m1, world.courses.m2, world.courses.m3));
+  });
+
+  test('classes are seen only from their school and its ancestors', rule('roster.roster-query.classes-visibility'), async ({ request, world }) => {
+    expect((await seen(request, world, [world.schoolA])).classes).toEqual(sorted(world.courses.m1, world.courses.m2));
+    expect((await seen(request, world, [world.schoolB])).classes).toEqual([]);
+    expect((await seen(request, world, [world.lea1])).classes).toEqual(sorted(world.courses.m1, world.courses.m2));
+    expect((await seen(request, world, [world.lea2])).classes).toEqual([world.courses.m3]);
+  });
+
+  test('people, enrollments and demographics are seen only at schools under the claimed organizations', rule('roster.roster-query.people-visibility', 'roster.roster-query.edorg-claim-limits-rows'), async ({ request, world }) => {
+    const a = await seen(request, world, [world.schoolA]);
+    expect(a.userIds).toEqual(sorted(world.students.st1, world.staff.t1, world.contact));
+    expect(a.enrollments).toEqual(sorted(world.students.st1, world.students.st1, world.staff.t1));
+    expect(a.demographics).toEqual([world.students.st1]);
+    const b = await seen(request, world, [world.schoolB]);
+    expect(b.userIds).toEqual(sorted(world.students.st2, world.staff.p1));
+    expect(b.enrollments).toEqual([]);
+    const l2 = await seen(request, world, [world.lea2]);
+    expect(l2.userIds).toEqual(sorted(world.students.st3, world.staff.t2));
+    expect(l2.enrollments).toEqual(sorted(world.students.st3, world.staff.t2));
+    expect(l2.demographics).toEqual([world.students.st3]);
+  });
+
+  test('a comma-separated claim grants each listed organization', rule('roster.roster-query.edorg-claim-comma-list', 'roster.roster-query.edorg-claim-limits-rows'), async ({ request, world }) => {
+    const s = await seen(request, world, `${world.schoolB},${world.schoolC}`);
+    expect(s.orgs).toEqual(sorted(world.schoolB, world.schoolC));
+    expect(s.userIds).toEqual(sorted(world.students.st2, world.staff.p1, world.students.st3, world.staff.t2));
+  });
+
+  test('the claim is read as a string or as an array of strings', rule('roster.roster-query.edorg-claim-string-or-array'), async ({ request, world }) => {
+    const asString = await craftToken(request, { orgs: String(world.schoolB) });
+    expect((await list(request, 'orgs', asString, 'orgs')).map((o) => Number(o.identifier))).toEqual([world.schoolB]);
+    const asArray = await craftToken(request, { claims: { educationOrganizationId: [String(world.schoolB), String(world.schoolC)] } });
+    expect((await list(request, 'orgs', asArray, 'orgs')).map((o) => Number(o.identifier)).sort()).toEqual(sorted(world.schoolB, world.schoolC));
+  });
+
+  test('without the claim every collection is empty and every single read finds nothing', rule('roster.roster-query.no-edorg-claim-empty'), async ({ request, world }) => {
+    const reader = await craftToken(request, { orgs: [world.sea] });
+    const none = await craftToken(request, { claims: { educationOrganizationId: undefined } });
+    for (const e of ENDPOINTS) {
+      const [one] = await list(request, e.endpoint, reader, e.collectionKey);
+      expect(one, `the world has ${e.endpoint}`).toBeTruthy();
+      expect(await list(request, e.endpoint, none, e.collectionKey), e.endpoint).toEqual([]);
+      await expectStatus(await request.get(rosterUrl(`${e.endpoint}/${one.sourcedId}`), { headers: bearer(none) }), 404);
+    }
+  });
+
+  test('a single read of a record outside the caller\'s organizations is 404, like an unknown id', rule('roster.roster-query.out-of-scope-single-404', 'roster.roster-errors.unknown-id-404'), async ({ request, world }) => {
+    const reader = await craftToken(request, { orgs: [world.sea] });
+    const schoolB = await craftToken(request, { orgs: [world.schoolB] });
+    const schoolA = (await list(request, 'orgs', reader, 'orgs')).find((o) => o.identifier === String(world.schoolA))!;
+    const [classOfA] = (await list(request, 'classes', reader, 'classes')).filter((c) => c.classCode === world.courses.m2);
+    for (const path of [`orgs/${schoolA.sourcedId}`, `schools/${schoolA.sourcedId}`, `classes/${classOfA.sourcedId}`]) {
+      const outside = await expectStatus(await request.get(rosterUrl(path), { headers: bearer(schoolB) }), 404);
+      const unknown = await expectStatus(await request.get(rosterUrl(path.replace(/[^/]+$/, '0123456789abcdef0123456789abcdef')), { headers: bearer(schoolB) }), 404);
+      expect(Object.keys(outside).sort()).toEqual(Object.keys(unknown).sort());
+      // The same record is there for a caller who may see it.
+      expect((await request.get(rosterUrl(path), { headers: bearer(reader) })).status()).toBe(200);
+    }
+  });
+});

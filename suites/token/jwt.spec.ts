@@ -1,0 +1,83 @@
+import { createPublicKey } from 'node:crypto';
+import { decodeJwt, decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
+import { test, expect, target } from '../_harness/fixtures.js';
+import { issuerPrivateKeyPem, notApplicable } from '../_harness/capabilities.js';
+import { rule } from '../_harness/rules.js';
+import { credentials } from '../_harness/target.js';
+import { sharedTokens } from '../_harness/tokens.js';
+
+/**
+ * The issued access tokens (decisions #20) and the token-information endpoint. Tokens are the
+ * ones fetched once for the run, so a stock endpoint's per-client token limit is not touched.
+ */
+const primary = credentials(target.clients.primary)!;
+const basic = `Basic ${Buffer.from(`${primary.key}:${primary.secret}`).toString('base64')}`;
+
+function jwtOrNotApplicable(token: string): Record<string, unknown> {
+  try {
+    return decodeJwt(token) as Record<string, unknown>;
+  } catch {
+    notApplicable('the target issues opaque (non-JWT) access tokens');
+  }
+}
+
+test.describe('issued access tokens', () => {
+  test('are RS256-signed JWTs that verify with the issuer\'s public key', rule('data.token.jwt-rs256'), async () => {
+    const token = sharedTokens().primary;
+    jwtOrNotApplicable(token);
+    expect(decodeProtectedHeader(token).alg).toBe('RS256');
+    const publicPem = createPublicKey(issuerPrivateKeyPem()).export({ type: 'spki', format: 'pem' }).toString();
+    const { payload } = await jwtVerify(token, await importSPKI(publicPem, 'RS256'), { algorithms: ['RS256'] });
+    expect(payload.client_id).toBe(primary.key);
+  });
+
+  test('carry iss, aud, exp, iat, jti, client_id, scope and odsInstances as a JSON string', rule('data.token.jwt-claims'), async () => {
+    const claims = jwtOrNotApplicable(sharedTokens().primary);
+    for (const name of ['iss', 'aud', 'exp', 'iat', 'jti', 'client_id', 'scope', 'odsInstances']) expect(claims[name], name).toBeDefined();
+    expect(typeof claims.odsInstances).toBe('string');
+    expect(() => JSON.parse(claims.odsInstances as string)).not.toThrow();
+    expect(claims.client_id).toBe(primary.key);
+  });
+
+  test('carry educationOrganizationId for a client with education organization claims', rule('data.token.jwt-claims'), async () => {
+    const token = sharedTokens().schoolLimited;
+    if (!token || !target.capabilities?.schoolLimited) notApplicable('needs client schoolLimited and capability schoolLimited');
+    const claims = jwtOrNotApplicable(token);
+    const ids = String(claims.educationOrganizationId ?? '').split(/[\s,]+/).filter(Boolean).map(Number);
+    expect(ids).toEqual(expect.arrayContaining(target.capabilities!.schoolLimited!.schoolIds));
+  });
+});
+
+test.describe('POST /oauth/token scope', () => {
+  test('refuses a scope naming an education organization the client is not associated with with 400 invalid_scope', rule('data.token.invalid-scope-400'), async ({ request }) => {
+    const res = await request.post(`${target.dataApi.baseUrl}/oauth/token`, {
+      headers: { Authorization: basic, 'Content-Type': 'application/x-www-form-urlencoded' },
+      data: 'grant_type=client_credentials&scope=987654321',
+    });
+    expect(res.status()).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'invalid_scope' });
+  });
+});
+
+test.describe('POST /oauth/token_info', () => {
+  const url = `${target.dataApi.baseUrl}/oauth/token_info`;
+
+  test('describes the caller\'s own token: active, client_id, namespace_prefixes, education_organizations, assigned_profiles', rule('data.token.token-info'), async ({ request }) => {
+    const token = sharedTokens().primary;
+    const res = await request.post(url, { headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, data: JSON.stringify({ token }) });
+    expect(res.status()).toBe(200);
+    const info = (await res.json()) as Record<string, unknown>;
+    expect(info.active).toBe(true);
+    expect(info.client_id).toBe(primary.key);
+    for (const member of ['namespace_prefixes', 'education_organizations', 'assigned_profiles']) expect(Array.isArray(info[member]), member).toBe(true);
+    expect(info.namespace_prefixes as string[]).toContain(target.testData.namespacePrefix);
+  });
+
+  test('answers 401 without a valid bearer token', rule('data.token.token-info'), async ({ request }) => {
+    const token = sharedTokens().primary;
+    const res = await request.post(url, { headers: { Authorization: 'Bearer not-a-token', 'Content-Type': 'application/json' }, data: JSON.stringify({ token }) });
+    expect(res.status()).toBe(401);
+    const missing = await request.post(url, { headers: { 'Content-Type': 'application/json' }, data: JSON.stringify({ token }) });
+    expect(missing.status()).toBe(401);
+  });
+});

@@ -1,0 +1,92 @@
+import { test, expect } from '../_harness/data.js';
+import { asResponse, raw } from '../_harness/checks.js';
+import { expectProblem } from '../_harness/problem.js';
+import { rule } from '../_harness/rules.js';
+
+/**
+ * Request bodies: JSON in UTF-8 with Content-Type application/json (seed Endpoints, Errors).
+ * Bodies that are not JSON go out byte for byte through raw(): the API client would encode a
+ * non-JSON string as a JSON string.
+ */
+const json = { 'Content-Type': 'application/json' };
+test.describe('write bodies', () => {
+  test('accepts Content-Type application/json with charset=utf-8 and a UTF-8 body, answering JSON', rule('data.validation.json-utf8-bodies'), async ({ api, data }) => {
+    const body = await data.body('academicWeek', { weekIdentifier: `Zoë-Ü-${Date.now()}` });
+    const res = await api.post('academicWeeks', body, { 'Content-Type': 'application/json; charset=utf-8' });
+    expect(res.status()).toBe(201);
+    api.track(res.headers().location);
+    const got = await api.get(res.headers().location);
+    expect(got.headers()['content-type']).toMatch(/^application\/json(;\s*charset=utf-8)?$/i);
+    expect((await got.json()).weekIdentifier).toBe(body.weekIdentifier);
+  });
+
+  test('refuses a POST with a body but no Content-Type with 415 unsupported-media-type', rule('data.validation.content-type-missing-415'), async ({ api, data }) => {
+    const body = await data.body('academicWeek');
+    const res = await raw('POST', api.url('academicWeeks'), api.headers(), JSON.stringify(body));
+    await expectProblem(asResponse(res), 'unsupported-media-type');
+  });
+
+  test('refuses a PUT with a body but no Content-Type with 415 unsupported-media-type', rule('data.validation.content-type-missing-415'), async ({ api, data }) => {
+    const created = await data.create('academicWeek');
+    const res = await raw('PUT', created.url, api.headers(), JSON.stringify(created.body));
+    await expectProblem(asResponse(res), 'unsupported-media-type');
+  });
+
+  for (const type of ['text/plain', 'application/xml']) {
+    test(`refuses a POST whose Content-Type is ${type} with 415 unsupported-media-type`, rule('data.validation.content-type-other-415'), async ({ api, data }) => {
+      const body = await data.body('academicWeek');
+      await expectProblem(await api.post('academicWeeks', body, { 'Content-Type': type }), 'unsupported-media-type');
+    });
+  }
+
+  test('refuses a PUT whose Content-Type is text/plain with 415 unsupported-media-type', rule('data.validation.content-type-other-415'), async ({ api, data }) => {
+    const created = await data.create('academicWeek');
+    await expectProblem(await api.put(created.url, created.body, { 'Content-Type': 'text/plain' }), 'unsupported-media-type');
+  });
+
+  test('refuses a POST with an empty body with 400 bad-request', rule('data.validation.empty-body-400'), async ({ api }) => {
+    await expectProblem(asResponse(await raw('POST', api.url('academicWeeks'), api.headers(json), '')), 'bad-request');
+  });
+
+  test('refuses a PUT with an empty body with 400 bad-request', rule('data.validation.empty-body-400'), async ({ api, data }) => {
+    const created = await data.create('academicWeek');
+    await expectProblem(asResponse(await raw('PUT', created.url, api.headers(json), '')), 'bad-request');
+  });
+
+  test('refuses a body declared and encoded as UTF-16 with 400 bad-request', rule('data.validation.foreign-encoding-body-400'), async ({ api, data }) => {
+    const body = await data.body('academicWeek');
+    const utf16 = Buffer.from(`\ufeff${JSON.stringify(body)}`, 'utf16le');
+    const res = await raw('POST', api.url('academicWeeks'), api.headers({ 'Content-Type': 'application/json; charset=utf-16' }), utf16);
+    await expectProblem(asResponse(res), 'bad-request');
+  });
+
+  for (const text of ['hello', '<xml/>']) {
+    test(`refuses the unparseable body ${text} with 400 bad-request`, rule('data.validation.unparseable-body-400'), async ({ api }) => {
+      await expectProblem(asResponse(await raw('POST', api.url('academicWeeks'), api.headers(json), text)), 'bad-request');
+    });
+  }
+
+  test('reports a truncated JSON object as 400 data-validation-failed under validationErrors', rule('data.validation.malformed-json-400'), async ({ api, data }) => {
+    const text = JSON.stringify(await data.body('academicWeek'));
+    const problem = await expectProblem(asResponse(await raw('POST', api.url('academicWeeks'), api.headers(json), text.slice(0, text.length - 12))), 'bad-request:data-validation-failed');
+    expect(Object.keys(problem.validationErrors ?? {}).length).toBeGreaterThan(0);
+  });
+
+  test('reports a string where an object is expected as 400 data-validation-failed at that path', rule('data.validation.malformed-json-400'), async ({ api, data }) => {
+    const body = await data.body('academicWeek', { schoolReference: 'school 1' });
+    const problem = await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed');
+    expect(Object.keys(problem.validationErrors ?? {})).toContain('$.schoolReference');
+  });
+
+  test('ignores unknown extra properties: the write succeeds and GET does not return them', rule('data.validation.unknown-properties-ignored'), async ({ api, data }) => {
+    const created = await data.create('academicWeek', { conformanceExtra: 'not a member' });
+    const got = await (await api.get(created.url)).json();
+    expect(got.conformanceExtra).toBeUndefined();
+  });
+
+  test('treats body property names case-sensitively: a required member in other casing counts as missing', rule('data.validation.body-property-names-case-sensitive'), async ({ api, data }) => {
+    const { weekIdentifier, ...rest } = await data.body('academicWeek');
+    const problem = await expectProblem(await api.post('academicWeeks', { ...rest, WeekIdentifier: weekIdentifier }), 'bad-request:data-validation-failed');
+    expect(Object.keys(problem.validationErrors ?? {})).toContain('$.weekIdentifier');
+  });
+});

@@ -1,0 +1,160 @@
+import { test, expect, target } from '../_harness/data.js';
+import { newEducationOrganizationId } from '../_harness/builders.js';
+import { expectProblem } from '../_harness/problem.js';
+import { rule } from '../_harness/rules.js';
+
+/** Field-level validation of write bodies (seed Conventions and Errors). */
+const paths = (p: { validationErrors?: Record<string, string[]> }) => Object.keys(p.validationErrors ?? {});
+
+test.describe('required members and lengths', () => {
+  test('refuses a body missing a required property with 400 at that property path', rule('data.validation.required-property-missing-400', 'data.errors.data-validation-failed-type'), async ({ api, data }) => {
+    const body = await data.body('academicWeek', { schoolReference: undefined });
+    expect(paths(await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed'))).toContain('$.schoolReference');
+  });
+
+  test('words the message for a missing required property as "<field> is required."', rule('data.validation.required-message-wording'), async ({ api, data }) => {
+    const body = await data.body('academicWeek', { schoolReference: {} });
+    const problem = await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed');
+    expect(problem.validationErrors?.['$.schoolReference.schoolId']).toEqual(['schoolId is required.']);
+  });
+
+  test('refuses a string longer than its maximum length with 400 at that field path', rule('data.validation.string-length-400'), async ({ api, data }) => {
+    const body = await data.body('academicWeek', { weekIdentifier: 'w'.repeat(81) });
+    expect(paths(await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed'))).toContain('$.weekIdentifier');
+  });
+
+  test('words the message for a too-long string as "<field> Value should be at most <n> characters"', rule('data.validation.max-length-message-wording'), async ({ api, data }) => {
+    const body = await data.body('academicWeek', { weekIdentifier: 'w'.repeat(81) });
+    const problem = await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed');
+    expect(problem.validationErrors?.['$.weekIdentifier']).toEqual(['weekIdentifier Value should be at most 80 characters']);
+  });
+
+  test('refuses a nested object lacking a required member with 400 at the nested path', rule('data.validation.nested-required-missing-400'), async ({ api, data }) => {
+    const body = await data.body('assessment', { contentStandard: { version: '1' } });
+    expect(paths(await expectProblem(await api.post('assessments', body), 'bad-request:data-validation-failed'))).toContain('$.contentStandard.title');
+  });
+
+  test('refuses an array item missing a required property with a path that includes the item index', rule('data.validation.array-item-required-missing-400'), async ({ api, data }) => {
+    const body = await data.body('course');
+    const [first] = body.identificationCodes as Record<string, unknown>[];
+    const second = { courseIdentificationSystemDescriptor: (await data.newDescriptor('courseIdentificationSystem')).value };
+    const problem = await expectProblem(await api.post('courses', { ...body, identificationCodes: [first, second] }), 'bad-request:data-validation-failed');
+    expect(paths(problem)).toContain('$.identificationCodes[1].identificationCode');
+  });
+
+  const emptyArrays: [string, string, string][] = [['bellSchedule', 'bellSchedules', 'classPeriods'], ['course', 'courses', 'identificationCodes'], ['calendarDate', 'calendarDates', 'calendarEvents']];
+  for (const [resource, endpoint, member] of emptyArrays) {
+    test(`refuses the required array ${resource}.${member} with zero items with 400 at the array path`, rule('data.validation.empty-required-array-400'), async ({ api, data }) => {
+      const body = await data.body(resource, { [member]: [] });
+      expect(paths(await expectProblem(await api.post(endpoint, body), 'bad-request:data-validation-failed'))).toContain(`$.${member}`);
+    });
+  }
+
+  for (const value of [' W1', 'W1 ']) {
+    test(`refuses the natural-key value '${value}' with a leading or trailing space with 400 at its path`, rule('data.validation.natural-key-whitespace-400'), async ({ api, data }) => {
+      const body = await data.body('academicWeek', { weekIdentifier: value });
+      expect(paths(await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed'))).toContain('$.weekIdentifier');
+    });
+  }
+});
+
+test.describe('types', () => {
+  test('refuses an int32 field value above 2147483647 with 400 at that field path', rule('data.validation.integer-too-large-400'), async ({ api, data }) => {
+    const body = await data.body('academicWeek', { totalInstructionalDays: 2147483648 });
+    expect(paths(await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed'))).toContain('$.totalInstructionalDays');
+  });
+
+  test('accepts an int64 schoolId above 2147483647 and returns it unchanged as a JSON number', rule('data.validation.int64-identifiers'), async ({ api, data }) => {
+    const schoolId = 3_000_000_000 + newEducationOrganizationId();
+    const school = await data.school({ schoolId });
+    const text = await (await api.get(school.url)).text();
+    expect(text).toMatch(new RegExp(`"schoolId"\\s*:\\s*${schoolId}\\b`));
+    expect(JSON.parse(text).schoolId).toBe(schoolId);
+  });
+
+  test('accepts and returns dates as full-date strings', rule('data.validation.date-fields-full-date'), async ({ api, data }) => {
+    const created = await data.create('academicWeek', { beginDate: '2024-02-29', endDate: '2024-03-04' });
+    const got = await (await api.get(created.url)).json();
+    expect([got.beginDate, got.endDate]).toEqual(['2024-02-29', '2024-03-04']);
+  });
+
+  test('refuses a date that is not a valid full date with 400 at its path', rule('data.validation.invalid-date-400'), async ({ api, data }) => {
+    const body = await data.body('academicWeek', { beginDate: '2024-13-40' });
+    expect(paths(await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed'))).toContain('$.beginDate');
+  });
+
+  test('accepts and returns time-of-day values such as 08:35:00', rule('data.validation.time-of-day-fields'), async ({ api, data }) => {
+    const created = await data.create('classPeriod', { meetingTimes: [{ startTime: '08:35:00', endTime: '09:20:00' }] });
+    expect((await (await api.get(created.url)).json()).meetingTimes).toEqual([{ startTime: '08:35:00', endTime: '09:20:00' }]);
+  });
+
+  test('accepts and returns bellSchedule startTime and endTime as time-of-day values', rule('data.validation.time-of-day-fields'), async ({ api, data }) => {
+    const created = await data.create('bellSchedule', { startTime: '07:55:00', endTime: '15:05:00' });
+    const got = await (await api.get(created.url)).json();
+    expect([got.startTime, got.endTime]).toEqual(['07:55:00', '15:05:00']);
+  });
+
+  test('accepts the boolean spellings "true", 0 and 1', rule('data.validation.boolean-binding'), async ({ api, data }) => {
+    for (const value of ['true', 0, 1]) {
+      const body = await data.body('classPeriod', { officialAttendancePeriod: value });
+      const res = await api.post('classPeriods', body);
+      expect(res.status(), `officialAttendancePeriod ${JSON.stringify(value)}: ${await res.text()}`).toBe(201);
+      api.track(res.headers().location);
+    }
+  });
+
+  test('refuses a boolean value such as 2 with 400 data-validation-failed', rule('data.validation.boolean-binding'), async ({ api, data }) => {
+    const body = await data.body('classPeriod', { officialAttendancePeriod: 2 });
+    expect(paths(await expectProblem(await api.post('classPeriods', body), 'bad-request:data-validation-failed'))).toContain('$.officialAttendancePeriod');
+  });
+});
+
+test.describe('nullable members, arrays and extensions', () => {
+  test('accepts a nullable member sent as JSON null', rule('data.validation.nullable-accepts-null-or-absent'), async ({ api, data }) => {
+    const body = await data.body('classPeriod', { officialAttendancePeriod: null });
+    const res = await api.post('classPeriods', body);
+    expect(res.status()).toBe(201);
+    api.track(res.headers().location);
+  });
+
+  test('accepts a nullable member left out', rule('data.validation.nullable-accepts-null-or-absent'), async ({ api, data }) => {
+    const body = await data.body('accountabilityRating', { ratingDate: undefined, ratingOrganization: undefined, ratingProgram: undefined });
+    const res = await api.post('accountabilityRatings', body);
+    expect(res.status()).toBe(201);
+    api.track(res.headers().location);
+  });
+
+  test('stores the same set of items when an array is re-posted in another order', rule('data.validation.arrays-unordered'), async ({ api, data }) => {
+    const a = await data.newDescriptor('gradeLevel');
+    const b = await data.newDescriptor('gradeLevel');
+    const items = [{ gradeLevelDescriptor: a.value }, { gradeLevelDescriptor: b.value }];
+    const school = await data.school({ gradeLevels: items });
+    expect((await api.post('schools', { ...school.body, gradeLevels: [...items].reverse() })).status()).toBe(200);
+    const stored = ((await (await api.get(school.url)).json()).gradeLevels as { gradeLevelDescriptor: string }[]).map((g) => g.gradeLevelDescriptor);
+    expect(stored.sort()).toEqual([a.value, b.value].sort());
+  });
+
+  test('stores an assessment written with assessedGradeLevels null as having no grade level', rule('data.validation.assessed-grade-levels-null-means-none'), async ({ api, data }) => {
+    const created = await data.create('assessment', { assessedGradeLevels: null });
+    expect((await (await api.get(created.url)).json()).assessedGradeLevels ?? []).toEqual([]);
+  });
+
+  test('stores an assessment written without assessedGradeLevels as having no grade level', rule('data.validation.assessed-grade-levels-null-means-none'), async ({ api, data }) => {
+    const created = await data.create('assessment', { assessedGradeLevels: undefined });
+    expect((await (await api.get(created.url)).json()).assessedGradeLevels ?? []).toEqual([]);
+  });
+
+  test('accepts and returns _ext as an object keyed by extension name', rule('data.validation.ext-object-by-extension'), async ({ api, data }) => {
+    const ext = target.capabilities?.extension ?? { resource: 'credential', name: 'conformance', fields: { note: 'written through _ext' } };
+    const created = await data.create(ext.resource, { _ext: { [ext.name]: ext.fields } });
+    expect((await (await api.get(created.url)).json())._ext).toEqual({ [ext.name]: ext.fields });
+  });
+
+  test('accepts a course offering whose offered grade levels differ from its course', rule('data.validation.course-offering-arrays-only-when-different'), async ({ api, data }) => {
+    const courseLevel = await data.newDescriptor('gradeLevel');
+    const offeringLevel = await data.newDescriptor('gradeLevel');
+    const course = await data.create('course', { offeredGradeLevels: [{ gradeLevelDescriptor: courseLevel.value }] });
+    const offering = await data.create('courseOffering', { courseReference: data.referenceTo(course), offeredGradeLevels: [{ gradeLevelDescriptor: offeringLevel.value }] });
+    expect((await (await api.get(offering.url)).json()).offeredGradeLevels).toEqual([{ gradeLevelDescriptor: offeringLevel.value }]);
+  });
+});

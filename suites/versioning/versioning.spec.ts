@@ -1,0 +1,27 @@
+import { test, expect, target } from '../_harness/data.js';
+import { notApplicable } from '../_harness/capabilities.js';
+import { unknownId } from '../_harness/checks.js';
+import { interfaceDescription } from '../_harness/interface-description.js';
+import { expectProblem } from '../_harness/problem.js';
+import { rule } from '../_harness/rules.js';
+
+/** Releases and versions (seed: Versioning). */
+const release = /\/v(\d+)(?:\.(\d+))?(?:\.\d+)*\/api$/.exec(new URL(target.dataApi.baseUrl).pathname);
+
+test.describe('versions', () => {
+  test('carries the release as a path segment before /api in {base_url}', rule('data.versioning.release-segment-in-base-url'), async ({ request }) => {
+    expect(release, `release segment in ${target.dataApi.baseUrl}`).not.toBeNull();
+    expect((await request.get(`${target.dataApi.baseUrl}/`)).status()).toBe(200);
+  });
+
+  test('gives the data API\'s interface description version 3', rule('data.versioning.interface-description-version-3'), async ({ request }) => {
+    expect((await interfaceDescription(request)).info.version).toBe('3');
+  });
+
+  test('answers errors with urn:core:api: problem details from release 7.2 on', rule('data.versioning.problem-details-from-7-2'), async ({ api, data }) => {
+    const [major, minor] = [Number(release?.[1] ?? 0), Number(release?.[2] ?? 0)];
+    if (major < 7 || (major === 7 && minor < 2)) notApplicable(`release ${major}.${minor} predates 7.2`);
+    await expectProblem(await api.post('academicWeeks', await data.body('academicWeek', { weekIdentifier: undefined })), 'bad-request:data-validation-failed');
+    await expectProblem(await api.delete(`academicWeeks/${unknownId()}`, { 'If-Match': '"x"' }), 'not-found');
+  });
+});
