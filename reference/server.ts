@@ -6,7 +6,9 @@ import { operationIds } from '../spec/generate/openapi-data.js';
 import { model } from '../spec/model/index.js';
 import { loadSettings, type Settings } from './config/load.js';
 import type { ReferenceConfig } from './config/types.js';
+import { AdminDatabases } from './admin-db/index.js';
 import { createDataApiApp } from './data-api/app.js';
+import { InstanceResolver } from './data-api/instances.js';
 import { RequestValidator } from './data-api/validator.js';
 import { createRosteringService, inProcessEnv } from './rostering/service.js';
 import { Issuer } from './security/issuer.js';
@@ -50,11 +52,14 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
     audience: settings.issuer.audience ?? rosteringBaseUrl,
     ...(settings.issuer.privateKeyPem ? { privateKeyPem: settings.issuer.privateKeyPem } : {}),
   });
-  const app = createDataApiApp({ settings, model, store, validator, issuer, document, version });
+  // One set of admin databases for both servers: the same token resolves the same store.
+  const admins = new AdminDatabases(settings.dataStore);
+  const instances = new InstanceResolver(settings, stores, admins);
+  const app = createDataApiApp({ settings, model, store, validator, issuer, document, version, instances });
   dataServer.on('request', app.callback());
   // The rostering service verifies the issuer's tokens with its public key; its environment
   // variables (seed) default to the issuer's values and may be set in the process environment.
-  const rostering = await createRosteringService({ env: inProcessEnv(issuer), stores, defaultStore: settings.dataStore });
+  const rostering = await createRosteringService({ env: inProcessEnv(issuer), stores, admins, defaultStore: settings.dataStore });
   rosteringServer.on('request', rostering.app.callback());
 
   // Compile the remaining validators after start-up, one per tick (a few ms each, so requests

@@ -32,6 +32,9 @@ export interface Settings {
   demoData: boolean;
   dataStore: string;
   maxBodyBytes: number;
+  adminDatabase: string;
+  tenants: { [tenant: string]: { adminDatabase: string } };
+  connectionStringEncryptionKey?: string;
   rateLimit?: { requestsPerSecond: number; burst: number };
   profiles: ProfileConfig[];
   /** Set when the demo client's secret was generated here, so that start-up can print it once. */
@@ -99,6 +102,9 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     demoData: config.demoData ?? false,
     dataStore: process.env.REFERENCE_DATA_STORE ?? config.dataStore ?? 'memory:default',
     maxBodyBytes: config.maxBodyBytes ?? 4 * 1024 * 1024,
+    adminDatabase: config.adminDatabase ?? 'memory:default',
+    tenants: config.tenants ?? {},
+    ...(config.connectionStringEncryptionKey ? { connectionStringEncryptionKey: config.connectionStringEncryptionKey } : {}),
     ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
     profiles: config.profiles ?? [],
     ...(generatedDemoSecret ? { generatedDemoSecret } : {}),

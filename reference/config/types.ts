@@ -52,6 +52,15 @@ export interface ReferenceConfig {
   /** Load the demo data set at start (`npm start` does; tests start empty). @default false */
   demoData?: boolean;
   /**
+   * Admin database (instance table) of a single-tenant deployment: `memory:default` (instance 1
+   * is `dataStore`) or `file:<path>` of a lowdb JSON file. @default "memory:default"
+   */
+  adminDatabase?: string;
+  /** Multi-tenant deployments: each tenant's admin database; routes become `{base_url}/<tenant>/data/v3/…`. */
+  tenants?: { [tenant: string]: { adminDatabase: string } };
+  /** Base64 32-byte key that decrypts connection strings in the instance tables (decisions #26). */
+  connectionStringEncryptionKey?: string;
+  /**
    * Largest request body accepted, in bytes; larger ones get 413.
    * @TJS-type integer
    * @minimum 1024

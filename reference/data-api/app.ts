@@ -15,6 +15,7 @@ import { tokenInfoEndpoint } from '../security/token-info.js';
 import type { DataStore } from '../store/store.js';
 import { adminRoutes } from '../admin/routes.js';
 import type { DataApi } from './context.js';
+import type { InstanceResolver } from './instances.js';
 import { feed, getAll } from './handlers/collection.js';
 import { getById, put, remove } from './handlers/item.js';
 import { upsert } from './handlers/upsert.js';
@@ -30,6 +31,8 @@ export interface DataApiParts {
   /** The generated interface description, served as metadata. */
   document: Record<string, unknown>;
   version: string;
+  /** Resolves each request's data store from its token (and tenant route segment). */
+  instances: InstanceResolver;
 }
 
 /**
@@ -83,12 +86,18 @@ export function createDataApiApp(parts: DataApiParts): Koa {
   });
   app.use(router.routes());
   app.use(async (ctx) => {
-    const prefix = `${settings.basePath}${DATA_ROOT}/`;
-    if (!ctx.path.toLowerCase().startsWith(prefix.toLowerCase())) return fixedRouteFallback(ctx, router);
+    // {base_url}[/<tenant>]/data/v3/… — the tenant segment only when the host is multi-tenant.
+    const rest = ctx.path.slice(settings.basePath.length);
+    const tenantMatch = parts.instances.multiTenant ? /^\/([^/]+)(\/.*)$/.exec(rest) : null;
+    const tenant = tenantMatch ? decodeURIComponent(tenantMatch[1]) : undefined;
+    const path = tenantMatch ? tenantMatch[2] : rest;
+    const prefix = `${DATA_ROOT}/`;
+    if (!ctx.path.startsWith(settings.basePath) || !path.toLowerCase().startsWith(prefix.toLowerCase())) return fixedRouteFallback(ctx, router);
     ctx.state.principal = await api.authenticate(ctx);
     limiter?.take(ctx.state.principal.client.key);
-    const route = resolveRoute(model, ctx.path.slice(prefix.length));
-    await dispatch(api, ctx, route);
+    const route = resolveRoute(model, path.slice(prefix.length));
+    const requestStore = await parts.instances.storeFor(ctx.state.principal, tenant);
+    await dispatch(requestStore === store ? api : { ...api, store: requestStore }, ctx, route);
   });
   return app;
 }
