@@ -32,6 +32,11 @@ export function adminRoutes(router: Router, settings: Settings, store: DataStore
     store.snapshot = undefined;
     ctx.status = 204;
   });
+  // Fault injection: lets a suite see the body of a 500 (decisions #7) on demand.
+  router.post('/admin/fault', (ctx) => {
+    guard(ctx);
+    throw new Error('fault injected through /admin/fault');
+  });
   router.get('/admin/digest', (ctx) => {
     guard(ctx);
     ctx.body = digest(store);

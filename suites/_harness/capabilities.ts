@@ -34,7 +34,7 @@ export function capabilityUrl(url: string): string {
   return /^https?:/i.test(url) ? url : `${target.dataApi.baseUrl}/${url.replace(/^\//, '')}`;
 }
 
-const basic = (c: { key?: string; secret?: string; keyEnv?: string; secretEnv?: string }): Record<string, string> => {
+export const basic = (c: { key?: string; secret?: string; keyEnv?: string; secretEnv?: string }): Record<string, string> => {
   const creds = credentials(c);
   return creds ? { Authorization: `Basic ${Buffer.from(`${creds.key}:${creds.secret}`).toString('base64')}` } : {};
 };

@@ -45,7 +45,7 @@ test.describe('person records and relationships', () => {
     expect(messagesOf(problem).join(' ')).toMatch(/StudentSchoolAssociation/);
   });
 
-  test('makes the student readable (200) once a student-school association links it to the caller\'s school', rule('data.authorization.person-accessible-after-association', 'data.authorization.client-configuration'), async ({ api, as, data }) => {
+  test('makes the student readable (200) once a student-school association links it to the caller\'s school', rule('data.authorization.person-accessible-after-association'), async ({ api, as, data }) => {
     const client = as('schoolLimited');
     const schoolId = await ownSchool(api, data);
     const student = await data.body('student');
@@ -94,7 +94,7 @@ test.describe('education organization claims', () => {
     await expectProblem(await client.post('classPeriods', body), 'security:authorization');
   });
 
-  test('lets the caller write a class period of its own school', rule('data.authorization.edorg-claims-limit-access-403', 'data.authorization.client-configuration'), async ({ api, as, data }) => {
+  test('lets the caller write a class period of its own school', rule('data.authorization.edorg-claims-limit-access-403'), async ({ api, as, data }) => {
     const client = as('schoolLimited');
     const schoolId = await ownSchool(api, data);
     await createAs(client, api, 'classPeriods', await data.body('classPeriod', { schoolReference: { schoolId } }));
@@ -109,7 +109,7 @@ test.describe('namespace prefixes', () => {
     expect(await (await api.get(`assessments?assessmentIdentifier=${encodeURIComponent(body.assessmentIdentifier as string)}`)).json()).toEqual([]);
   });
 
-  test('accepts a write whose namespace starts with one of the caller\'s prefixes', rule('data.authorization.namespace-prefix-match-allowed', 'data.authorization.client-configuration'), async ({ api, as, data }) => {
+  test('accepts a write whose namespace starts with one of the caller\'s prefixes', rule('data.authorization.namespace-prefix-match-allowed'), async ({ api, as, data }) => {
     const { namespacePrefix } = capability('namespaceLimited');
     const body = await data.body('assessment', { educationOrganizationReference: undefined, namespace: `${namespacePrefix}/assessments/${Date.now()}` });
     await createAs(as('namespaceLimited'), api, 'assessments', body);

@@ -28,7 +28,7 @@ test.describe('resource paths', () => {
     expect(Array.isArray(await res.json())).toBe(true);
   });
 
-  test('serves core-model resources under the namespace segment core', rule('data.discovery.namespace-segment-core', 'data.discovery.target-described-names'), async ({ api }) => {
+  test('serves core-model resources under the namespace segment core', rule('data.discovery.namespace-segment-core'), async ({ api }) => {
     for (const endpoint of ['academicWeeks', 'schools', 'academicSubjectDescriptors']) {
       expect((await api.get(`${base}/data/v3/${target.dataApi.namespaceSegment}/${endpoint}?limit=1`)).status(), endpoint).toBe(200);
     }

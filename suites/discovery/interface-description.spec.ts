@@ -68,7 +68,7 @@ test.describe('x- extensions of the interface description', () => {
     }
   });
 
-  test('marks deprecated fields with x-Core-isDeprecated and a reason in x-Core-deprecatedReasons', rule('data.discovery.deprecated-fields-flagged', 'data.versioning.deprecated-fields-removed-later'), async ({ request }) => {
+  test('marks deprecated fields with x-Core-isDeprecated and a reason in x-Core-deprecatedReasons', rule('data.discovery.deprecated-fields-flagged'), async ({ request }) => {
     const doc = await interfaceDescription(request);
     let seen = 0;
     for (const r of seedResources.map(resourceOf)) {

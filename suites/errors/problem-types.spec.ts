@@ -1,5 +1,5 @@
 import { test, expect, target } from '../_harness/data.js';
-import { capability, profileMediaType } from '../_harness/capabilities.js';
+import { basic, capability, capabilityUrl, profileMediaType } from '../_harness/capabilities.js';
 import { asResponse, raw, unknownId } from '../_harness/checks.js';
 import { newEducationOrganizationId, resourceOf } from '../_harness/builders.js';
 import { expectProblem } from '../_harness/problem.js';
@@ -111,10 +111,11 @@ test.describe('problem types of the Errors table', () => {
     }
   });
 
-  test('answers a server error with 500 system and the fixed detail', rule('data.errors.system-error-500'), async ({ api }) => {
+  test('answers a server error with 500 system and the fixed detail', rule('data.errors.system-error-500'), async ({ api, request }) => {
     const trigger = capability('systemErrorTrigger');
-    const url = /^https?:/i.test(trigger.url) ? trigger.url : `${target.dataApi.baseUrl}/${trigger.url}`;
-    const res = trigger.method === 'POST' ? await api.post(url, {}) : await api.get(url);
+    const url = capabilityUrl(trigger.url);
+    const headers = Object.keys(basic(trigger)).length ? basic(trigger) : api.headers();
+    const res = trigger.method === 'POST' ? await request.post(url, { headers: { ...headers, 'Content-Type': 'application/json' }, data: '{}' }) : await request.get(url, { headers });
     const problem = await expectProblem(res, 'system');
     expect(problem.detail).toBe('An unexpected problem has occurred.');
   });

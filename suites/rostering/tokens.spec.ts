@@ -44,7 +44,7 @@ test.describe('Authorization: Bearer on rostering requests', () => {
     expect((await request.get(rosterUrl('demographics'), { headers: bearer(token) })).status()).toBe(200);
   });
 
-  test('a token requested with only roster-core.readonly opens the core resources and not demographics', rule('roster.roster-scopes.request-minimum-scope', 'roster.roster-auth.data-api-issues-rostering-tokens'), async ({ request }) => {
+  test('a token requested with only roster-core.readonly opens the core resources and not demographics', rule('roster.roster-auth.data-api-issues-rostering-tokens'), async ({ request }) => {
     const creds = credentials(target.clients.primary)!;
     const res = await request.post(`${target.dataApi.baseUrl}/oauth/token`, {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },

@@ -113,10 +113,11 @@ export interface Capabilities {
   unrestrictedClient?: string;
   /**
    * A fault-injection hook the deployment answers with a server error (500), so the suites can
-   * check the body of a 500. A `url` without a scheme is relative to `{base_url}/`.
-   * @default undefined
+   * check the body of a 500. A `url` without a scheme is relative to `{base_url}/`. With
+   * credentials the suites call it with Basic key:secret (like snapshotAdmin), else with the
+   * primary client's bearer token.
    */
-  systemErrorTrigger?: { url: string; method?: 'GET' | 'POST' };
+  systemErrorTrigger?: { url: string; method?: 'GET' | 'POST'; key?: string; secret?: string; keyEnv?: string; secretEnv?: string };
   /**
    * An extension the suites write through `_ext`: `resource` (singular) carries
    * `_ext.<name>` with these `fields`. Default: `credential` with `_ext.conformance: { note }`.

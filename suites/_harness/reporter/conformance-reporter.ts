@@ -88,7 +88,9 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
 
   const rules: RuleResult[] = [...catalog.values()].map((r) => {
     const ts = byRule.get(r.id) ?? [];
-    return { id: r.id, level: r.level, service: r.service, family: r.family, statement: r.statement, source: r.source, verdict: verdictOf(ts), tests: ts };
+    // A rule the catalog declares unobservable over HTTP is not applicable, with its reason.
+    const verdict = r.untestable ? 'not-applicable' : verdictOf(ts);
+    return { id: r.id, level: r.level, service: r.service, family: r.family, statement: r.statement, source: r.source, verdict, tests: ts, ...(r.untestable ? { untestable: r.untestable } : {}) };
   });
   const byLevel = { MUST: emptyCounts(), SHOULD: emptyCounts() };
   const byFamily: Record<string, Counts> = {};

@@ -24,7 +24,7 @@ const deviationList = (title: string, list: DeviationEntry[]) =>
 
 function ruleRow(r: RuleResult): string {
   const tests = r.tests.map(testItem).join('');
-  return `<tr class="${r.verdict}" data-verdict="${r.verdict}"><td><span class="chip ${r.verdict}">${r.verdict}</span></td><td>${r.level}</td><td><code>${esc(r.id)}</code><div class="stmt">${esc(r.statement)}</div><div class="src">${esc(r.source.document)} — ${esc(r.source.section)}</div>${tests ? `<ul>${tests}</ul>` : ''}</td></tr>`;
+  return `<tr class="${r.verdict}" data-verdict="${r.verdict}"><td><span class="chip ${r.verdict}">${r.verdict}</span></td><td>${r.level}</td><td><code>${esc(r.id)}</code><div class="stmt">${esc(r.statement)}</div><div class="src">${esc(r.source.document)} — ${esc(r.source.section)}</div>${r.untestable ? `<div class="src">Not observable over HTTP: ${esc(r.untestable)}</div>` : ''}${tests ? `<ul>${tests}</ul>` : ''}</td></tr>`;
 }
 
 export function renderHtml(report: ConformanceReport): string {

@@ -55,6 +55,8 @@ export interface RuleResult {
   source: { document: string; section: string };
   verdict: Verdict;
   tests: TestResult[];
+  /** Why the rule cannot be observed over HTTP (catalog), when so. */
+  untestable?: string;
 }
 
 export interface TestResult {
