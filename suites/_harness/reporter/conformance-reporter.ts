@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult as PwResult } from '@playwright/test/reporter';
 import { Ajv } from 'ajv';
@@ -27,7 +27,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
-    this.rootDir = config.configFile ? dirname(config.configFile) : process.cwd();
+    this.rootDir = projectRoot(config.configFile ? dirname(config.configFile) : process.cwd());
     this.tests = suite.allTests();
   }
 
@@ -47,6 +47,14 @@ export default class ConformanceReporter implements Reporter {
 
   printsToStdio(): boolean {
     return false;
+  }
+}
+
+/** The folder holding package.json at or above `dir` (a merge config may live in suites/). */
+function projectRoot(dir: string): string {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, 'package.json'))) return d;
+    if (dirname(d) === d) return dir;
   }
 }
 

@@ -7,7 +7,7 @@
  * would really run count.
  */
 import { execFileSync } from 'node:child_process';
-import { catalog } from './catalog.js';
+import { catalog } from '../catalog.js';
 
 interface ListedSuite { specs?: { tests?: { annotations?: { type: string; description?: string }[] }[] }[]; suites?: ListedSuite[] }
 
