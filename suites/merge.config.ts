@@ -8,7 +8,7 @@ export default defineConfig({
   testDir: '.',
   reporter: [
     ['./_harness/reporter/conformance-reporter.ts', { outputDir: 'reports' }],
-    ['junit', { outputFile: 'reports/junit.xml' }],
-    ['html', { outputFolder: 'reports/playwright', open: 'never' }],
+    ['junit', { outputFile: '../reports/junit.xml' }],
+    ['html', { outputFolder: '../reports/playwright', open: 'never' }],
   ],
 });
