@@ -64,7 +64,8 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
   let clientConfigs: ClientConfig[] = config.clients ?? [];
   if (!clientConfigs.length) {
     generatedDemoSecret = randomBytes(12).toString('base64url');
-    clientConfigs = [{ key: 'demo-client', secret: generatedDemoSecret, permissionSet: 'unrestricted', rosterScopes: ['roster-core.readonly', 'roster-demographics.readonly'], odsInstances: [{ id: 1 }] }];
+    // The demo client's claim names the demo state agency, so rostering reads see every school.
+    clientConfigs = [{ key: 'demo-client', secret: generatedDemoSecret, permissionSet: 'unrestricted', educationOrganizationIds: [255900], rosterScopes: ['roster-core.readonly', 'roster-demographics.readonly'], odsInstances: [{ id: 1 }] }];
   }
   const clients = clientConfigs.map((c): Client => {
     const secretHash = c.secretHash ?? (c.secret !== undefined ? hashSecret(c.secret) : undefined);
