@@ -79,11 +79,18 @@ export function loadDemoData(model: CompiledModel, store: DataStore): { records:
 
   // Everything else: a few records of every resource, references chosen among what exists.
   const counts: Record<string, number> = { student: 10, staff: 4, contact: 3, studentSchoolAssociation: 10, section: 4, studentSectionAssociation: 10, staffSectionAssociation: 4 };
+  // People get names a person recognises as names.
+  const FIRST = ['Ava', 'Liam', 'Maya', 'Noah', 'Zoe', 'Ethan', 'Lena', 'Omar', 'Iris', 'Jonas'];
+  const LAST = ['Garcia', 'Nguyen', 'Okafor', 'Schmidt', 'Patel', 'Rossi', 'Kim', 'Silva', 'Haddad', 'Novak'];
+  const PEOPLE: Record<string, string> = { student: 'studentUniqueId', staff: 'staffUniqueId', contact: 'contactUniqueId' };
+  const personOverrides = (name: string, n: number): Record<string, unknown> => PEOPLE[name]
+    ? { [PEOPLE[name]]: `${name.charAt(0).toUpperCase()}${String(1001 + n)}`, firstName: FIRST[(n + name.length) % FIRST.length], lastSurname: LAST[(n * 3 + name.length) % LAST.length] }
+    : {};
   for (const resource of synth.creationOrder()) {
     if (resource.isDescriptor) continue;
     const have = store.collection(resource.name).byId.size;
     for (let n = have; n < (counts[resource.name] ?? 2); n++) {
-      const doc = synth.document(resource, n);
+      const doc = synth.document(resource, n, personOverrides(resource.name, n));
       if (doc && !store.findByKey(resource, doc)) store.create(resource, doc);
     }
   }
