@@ -89,7 +89,7 @@ export function createDataApiApp(parts: DataApiParts): Koa {
     // {base_url}[/<tenant>]/data/v3/… — the tenant segment only when the host is multi-tenant.
     const rest = ctx.path.slice(settings.basePath.length);
     const tenantMatch = parts.instances.multiTenant ? /^\/([^/]+)(\/.*)$/.exec(rest) : null;
-    const tenant = tenantMatch ? decodeURIComponent(tenantMatch[1]) : undefined;
+    const tenant = tenantMatch ? safeDecode(tenantMatch[1]) : undefined;
     const path = tenantMatch ? tenantMatch[2] : rest;
     const prefix = `${DATA_ROOT}/`;
     if (!ctx.path.startsWith(settings.basePath) || !path.toLowerCase().startsWith(prefix.toLowerCase())) return fixedRouteFallback(ctx, router);
@@ -139,3 +139,7 @@ function readStore(ctx: Context, store: DataStore): DataStore {
   return store.snapshot;
 }
 
+
+function safeDecode(segment: string): string {
+  try { return decodeURIComponent(segment); } catch { return segment; }
+}

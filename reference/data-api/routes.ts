@@ -37,7 +37,10 @@ export function resolveRoute(model: CompiledModel, rest: string): Route {
   const lower = third.toLowerCase();
   if (lower === 'deletes') return { kind: 'deletes', resource };
   if (lower === 'keychanges') return { kind: 'keyChanges', resource };
-  return { kind: 'item', resource, id: decodeURIComponent(third) };
+  // A segment that does not percent-decode is kept as sent: parseId then refuses it (400).
+  let id = third;
+  try { id = decodeURIComponent(third); } catch { /* not decodable */ }
+  return { kind: 'item', resource, id };
 }
 
 /** 405 with `Allow`, worded as upstream for the common misuses. */

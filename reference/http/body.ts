@@ -45,12 +45,31 @@ export async function readText(ctx: Context, max: number = (ctx.state.maxBodyByt
   return text;
 }
 
+/** Deeper bodies are refused (400) before parsing: every later step walks the document recursively. */
+export const MAX_JSON_DEPTH = 64;
+
+/** The deepest nesting of arrays and objects in JSON text (strings skipped), without recursion. */
+function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) { for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++; }
+    else if (c === 0x5b || c === 0x7b) { if (++depth > max) max = depth; }
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
+}
+
 /**
  * Parses JSON text (integers exact, see exact-json.ts). Text that is not JSON at all is a bad
  * request; a JSON document broken inside (truncated, a stray comma) is reported under
  * validationErrors, as the seed's data-validation row lists malformed JSON.
  */
 export function parseJson(text: string): unknown {
+  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+    throw new Problem('bad-request:data-validation-failed', { validationErrors: { $: [`The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`] } });
+  }
   try {
     return parseExact(text);
   } catch (err) {

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { Client, Settings } from '../config/load.js';
 import { parseJson, readText, requireJsonContentType } from '../http/body.js';
+import { Problem } from '../http/problems.js';
 import type { Issuer } from './issuer.js';
 import { verifySecret } from './secrets.js';
 
@@ -21,7 +22,8 @@ export function tokenEndpoint(settings: Settings, issuer: Issuer) {
   const clients = new Map(settings.clients.map((c) => [c.key, c]));
   return async (ctx: Context): Promise<void> => {
     const mediaType = requireJsonContentType(ctx, (t) => t === 'application/json' || t === 'application/x-www-form-urlencoded');
-    const text = await readText(ctx).catch(() => '');
+    // An oversized body is a 413 here too; any other reading failure counts as no body.
+    const text = await readText(ctx).catch((err: unknown) => { if (err instanceof Problem && err.suffix === 'request-entity-too-large') throw err; return ''; });
     try {
       const fields = readFields(mediaType, text);
       const client = authenticate(ctx.get('authorization'), fields, clients);

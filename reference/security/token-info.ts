@@ -20,7 +20,8 @@ export function tokenInfoEndpoint(store: DataStore, authenticate: (ctx: Context)
       return;
     }
     const mediaType = requireJsonContentType(ctx, (t) => t === 'application/json' || t === 'application/x-www-form-urlencoded');
-    const text = await readText(ctx).catch(() => '');
+    // An oversized body is a 413 here too; any other reading failure counts as no body.
+    const text = await readText(ctx).catch((err: unknown) => { if (err instanceof Problem && err.suffix === 'request-entity-too-large') throw err; return ''; });
     const fields = mediaType === 'application/json' && text.trim() ? (parseJson(text) as Record<string, unknown>) : Object.fromEntries(new URLSearchParams(text));
     const token = Object.entries(fields ?? {}).find(([k]) => k.toLowerCase() === 'token')?.[1];
     const bearer = ctx.get('authorization').replace(/^bearer\s+/i, '').trim();

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, truncateSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile, DataFileSync } from 'lowdb/node';
@@ -53,22 +53,26 @@ export class Persistence {
       p.generation = state.generation;
     }
     for (const g of p.journalGenerations().filter((x) => x >= p.generation)) {
-      for (const line of readFileSync(p.journalFile(g), 'utf8').split('\n')) {
+      const text = readFileSync(p.journalFile(g), 'utf8');
+      // A torn last line (killed mid-append) was never acknowledged: cut it off, so that the
+      // next append starts a line of its own instead of joining (and losing) it.
+      if (text && !text.endsWith('\n')) truncateSync(p.journalFile(g), Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
+      for (const line of text.split('\n')) {
         if (!line.trim()) continue;
-        // A torn last line (killed mid-append) was never acknowledged: skip it.
-        let entry: JournalEntry;
-        try { entry = parseExact(line) as JournalEntry; } catch { continue; }
-        store.replay(entry);
+        let entry: JournalEntry | JournalEntry[];
+        try { entry = parseExact(line) as JournalEntry | JournalEntry[]; } catch { continue; }
+        for (const e of Array.isArray(entry) ? entry : [entry]) store.replay(e);
       }
       p.generation = Math.max(p.generation, g);
     }
     return p;
   }
 
-  /** Appends one entry before the write is acknowledged. */
-  append(entry: JournalEntry): void {
-    appendFileSync(this.journalFile(this.generation), `${stringifyExact(entry)}\n`);
-    if (++this.entries >= COMPACT_EVERY && !this.compacting) void this.compact();
+  /** Appends the entries of one operation, as one line (one entry, or an array), before the write is acknowledged. */
+  append(entries: JournalEntry[]): void {
+    appendFileSync(this.journalFile(this.generation), `${stringifyExact(entries.length === 1 ? entries[0] : entries)}\n`);
+    this.entries += entries.length;
+    if (this.entries >= COMPACT_EVERY && !this.compacting) void this.compact();
   }
 
   /**

@@ -118,8 +118,26 @@ export class DataStore {
     persistence.stateOf = () => this.state();
   }
 
+  /** Entries of the operation in progress: journaled together, as one line, when it ends. */
+  private batch?: JournalEntry[];
+
   private log(entry: JournalEntry extends infer E ? (E extends JournalEntry ? Omit<E, 'v' | 'd'> : never) : never): void {
-    this.persistence?.append({ ...entry, v: this.version, d: this.descriptorIds } as JournalEntry);
+    const full = { ...entry, v: this.version, d: this.descriptorIds } as JournalEntry;
+    if (this.batch) this.batch.push(full);
+    else this.persistence?.append([full]);
+  }
+
+  /** Runs one store operation; everything it journals is appended in one write (all or nothing after a kill). */
+  private atomically<T>(operation: () => T): T {
+    if (this.batch) return operation();
+    this.batch = [];
+    try {
+      return operation();
+    } finally {
+      const entries = this.batch;
+      this.batch = undefined;
+      if (entries.length) this.persistence?.append(entries);
+    }
   }
 
   /** The whole store as plain data (for compaction into the lowdb file). */
@@ -152,12 +170,15 @@ export class DataStore {
     if (!c) return;
     const resource = this.model.byName.get(entry.r)!;
     if (entry.t === 'put') {
+      // An update is applied to the record object already loaded, so that the reverse index's
+      // links from the records that reference it (keyed by that object) stay valid.
       const old = c.byId.get(entry.rec.id);
-      if (old) { c.byKey.delete(old.key); this.references.remove(old); c.unindex(old); }
-      c.byId.set(entry.rec.id, entry.rec);
-      c.byKey.set(entry.rec.key, entry.rec);
-      c.index(entry.rec);
-      this.references.add(resource, entry.rec);
+      let rec = entry.rec;
+      if (old) { c.byKey.delete(old.key); this.references.remove(old); c.unindex(old); rec = Object.assign(old, entry.rec); }
+      c.byId.set(rec.id, rec);
+      c.byKey.set(rec.key, rec);
+      c.index(rec);
+      this.references.add(resource, rec);
     } else if (entry.t === 'del') {
       const old = c.byId.get(entry.ev.id);
       if (old) { c.byId.delete(old.id); c.byKey.delete(old.key); this.references.remove(old); c.unindex(old); }
@@ -207,6 +228,10 @@ export class DataStore {
   }
 
   create(resource: CompiledResource, doc: Record<string, unknown>): StoredRecord {
+    return this.atomically(() => this.createNow(resource, doc));
+  }
+
+  private createNow(resource: CompiledResource, doc: Record<string, unknown>): StoredRecord {
     const c = this.collection(resource.name);
     const key = naturalKey(resource, doc);
     const record = this.stamp({ id: newId(), resource: resource.name, doc, key, etag: '', lastModified: '', changeVersion: 0, created: 0 });
@@ -227,6 +252,10 @@ export class DataStore {
 
   /** Replaces a record's document; a changed natural key is re-indexed and logged. */
   replace(resource: CompiledResource, record: StoredRecord, doc: Record<string, unknown>): StoredRecord {
+    return this.atomically(() => this.replaceNow(resource, record, doc));
+  }
+
+  private replaceNow(resource: CompiledResource, record: StoredRecord, doc: Record<string, unknown>): StoredRecord {
     const c = this.collection(resource.name);
     const key = naturalKey(resource, doc);
     c.unindex(record);
@@ -276,6 +305,10 @@ export class DataStore {
   }
 
   remove(resource: CompiledResource, record: StoredRecord): void {
+    this.atomically(() => this.removeNow(resource, record));
+  }
+
+  private removeNow(resource: CompiledResource, record: StoredRecord): void {
     const c = this.collection(resource.name);
     this.references.remove(record);
     c.unindex(record);

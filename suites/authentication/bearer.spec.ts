@@ -4,6 +4,7 @@ import { test, expect, target } from '../_harness/fixtures.js';
 import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
 import { sharedTokens } from '../_harness/tokens.js';
+import { credentials } from '../_harness/target.js';
 
 /** Bearer authentication of data requests: the seed's four 401 cases. */
 const resource = 'academicSubjectDescriptors';
@@ -17,6 +18,12 @@ test.describe('Authorization: Bearer on data requests', () => {
   test('answers 401 when the scheme is not Bearer', rule('data.authentication.non-bearer-scheme-401'), async ({ anon }) => {
     const body = await expectProblem(await anon.get(resource, { Authorization: 'Basic YTpi' }), 'security:authentication');
     expect(body.errors?.length).toBe(1);
+  });
+
+  test('answers 401 to the client\'s own key and secret sent as Basic credentials', rule('data.authentication.non-bearer-scheme-401'), async ({ anon }) => {
+    const creds = credentials(target.clients.primary)!;
+    const basic = `Basic ${Buffer.from(`${creds.key}:${creds.secret}`).toString('base64')}`;
+    await expectProblem(await anon.get(`${resource}?limit=1`, { Authorization: basic }), 'security:authentication');
   });
 
   test('answers 401 when the bearer token is blank', rule('data.authentication.blank-bearer-token-401'), async ({ anon }) => {

@@ -181,6 +181,19 @@ test.describe('change versions on the feeds', () => {
     expect(items.findIndex((i) => i.id === b.id)).toBeLessThan(items.findIndex((i) => i.id === a.id));
   });
 
+  test('orders /keyChanges items by changeVersion ascending', rule('data.change-queries.feed-order-ascending'), async ({ api, data }) => {
+    const window = await since(api);
+    const a = await data.create('classPeriod');
+    const b = await data.create('classPeriod', { schoolReference: a.body.schoolReference });
+    await api.put(b.url, { ...b.body, classPeriodName: `${b.body.classPeriodName as string}r` });
+    await api.put(a.url, { ...a.body, classPeriodName: `${a.body.classPeriodName as string}r` });
+    const items = await keyChangesOf(api, 'classPeriods', window);
+    const versions = items.map((i) => i.changeVersion);
+    expect(versions).toEqual([...versions].sort((x, y) => x - y));
+    expect(items.findIndex((i) => i.id === b.id)).toBeGreaterThanOrEqual(0);
+    expect(items.findIndex((i) => i.id === b.id)).toBeLessThan(items.findIndex((i) => i.id === a.id));
+  });
+
   test('gives each change the next value of one data-store-wide, increasing change version', rule('data.change-queries.change-version-monotonic'), async ({ api, data }) => {
     const window = await since(api);
     const week = await data.create('academicWeek');

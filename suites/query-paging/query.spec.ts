@@ -26,6 +26,20 @@ test.describe('query parameters of GET collection', () => {
     expect(await idsOf(await api.get(`academicWeeks?weekIdentifier=${encodeURIComponent(a.body.weekIdentifier as string)}`))).toEqual([a.id]);
   });
 
+  test('answers a query by id with exactly the record of that id', rule('data.query-paging.scalar-properties-and-id-queryable', 'data.query-paging.property-equality-filter'), async ({ api, data }) => {
+    const a = await data.create('academicWeek');
+    await data.create('academicWeek', { schoolReference: a.body.schoolReference });
+    expect(await idsOf(await api.get(`academicWeeks?id=${a.id}`))).toEqual([a.id]);
+  });
+
+  test('restricts the collection by date-valued properties', rule('data.query-paging.property-equality-filter', 'data.query-paging.query-parameter-types'), async ({ api, data }) => {
+    const a = await data.create('academicWeek', { beginDate: '2024-09-02', endDate: '2024-09-06' });
+    const b = await data.create('academicWeek', { schoolReference: a.body.schoolReference, beginDate: '2024-09-09', endDate: '2024-09-13' });
+    const schoolId = (a.body.schoolReference as { schoolId: number }).schoolId;
+    expect(await idsOf(await api.get(`academicWeeks?schoolId=${schoolId}&beginDate=2024-09-09`))).toEqual([b.id]);
+    expect(await idsOf(await api.get(`academicWeeks?schoolId=${schoolId}&endDate=2024-09-06`))).toEqual([a.id]);
+  });
+
   for (const [resource, names] of Object.entries(seedExamples)) {
     test(`accepts every scalar property and id of ${resource} as a query parameter`, rule('data.query-paging.scalar-properties-and-id-queryable'), async ({ api, data }) => {
       const created = await data.create(resource, {}, { full: true });

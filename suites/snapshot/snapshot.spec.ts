@@ -1,6 +1,6 @@
 import { test, expect, target } from '../_harness/data.js';
 import { capability, dropSnapshot, takeSnapshot } from '../_harness/capabilities.js';
-import { deletesOf, since } from '../_harness/changes.js';
+import { deletesOf, keyChangesOf, since } from '../_harness/changes.js';
 import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
 
@@ -93,6 +93,18 @@ test.describe('reads with Use-Snapshot: true', () => {
     expect(res.status()).toBe(200);
     expect(((await res.json()) as { id: string }[]).map((i) => i.id)).not.toContain(created.id);
     expect((await deletesOf(api, 'academicWeeks', window)).map((i) => i.id)).toContain(created.id);
+  });
+
+  test('answers /keyChanges from the snapshot, not from key changes since', rule('data.snapshot.reads-use-snapshot'), async ({ api, data, request }) => {
+    capability('snapshotAdmin');
+    const window = await since(api);
+    const created = await data.create('classPeriod');
+    await takeSnapshot(request);
+    expect((await api.put(created.url, { ...created.body, classPeriodName: `${created.body.classPeriodName as string}r` })).status()).toBe(204);
+    const res = await api.get(`classPeriods/keyChanges${window}`, { 'Use-Snapshot': 'true' });
+    expect(res.status()).toBe(200);
+    expect(((await res.json()) as { id: string }[]).map((i) => i.id)).not.toContain(created.id);
+    expect((await keyChangesOf(api, 'classPeriods', window)).map((i) => i.id)).toContain(created.id);
   });
 
   test('hides records created after the snapshot while serving the ones taken with it', rule('data.snapshot.isolation'), async ({ api, data, request }) => {

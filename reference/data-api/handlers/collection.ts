@@ -34,7 +34,7 @@ export function readQuery(api: DataApi, ctx: Context, operationId: string, allow
   const problems: string[] = [];
   for (const [rawName, value] of Object.entries(ctx.query)) {
     const name = canonical.get(rawName.toLowerCase()) ?? rawName;
-    if (Array.isArray(value) || name in query) problems.push(`The query parameter '${name}' must be supplied at most once.`);
+    if (Array.isArray(value) || Object.hasOwn(query, name)) problems.push(`The query parameter '${name}' must be supplied at most once.`);
     else if (name === 'correlationId') continue;
     // Boolean values match case-insensitively (decisions #15): TRUE, True and true alike.
     else query[name] = booleans.has(name) && /^(true|false)$/i.test(value ?? '') ? value!.toLowerCase() : value ?? '';

@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { startReference } from '../../server.js';
+import { describeFinding, formatSummary, generate, judge, materialize, runFuzz, startFuzzTarget, type Exchange, type FuzzTarget, type HttpRequest } from '../../tools/fuzz-requests.js';
+
+/**
+ * A fixed-seed slice of `npm run fuzz` (reference/tools/fuzz.ts): the same generator and judge,
+ * a few hundred malformed requests against both services of a child-process reference. Every
+ * answer is a 2xx or a well-formed 4xx; no 5xx, no leak, no hang, no crash. FUZZ_SEED and
+ * FUZZ_RUNS override the slice.
+ */
+const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20261122;
+const runs = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : 400;
+
+test(`fuzz slice: ${runs} malformed requests (seed ${seed}) get a 2xx or a well-formed 4xx, and the server survives`, async () => {
+  const { child, target, roots, close } = await startFuzzTarget({ heapMb: 512 });
+  try {
+    const summary = await runFuzz({ target, seed, runs, concurrency: 8, timeoutMs: 10_000, roots, alive: () => !child.exit, rss: () => child.rssBytes() });
+    const report = `${formatSummary(summary)}\n${summary.findings.slice(0, 8).map((f) => describeFinding(f, target)).join('\n')}`;
+    assert.equal(summary.requests, runs, report);
+    assert.equal(summary.crashed || !!child.exit, false, `the reference died:\n${child.output().slice(-2000)}`);
+    assert.equal(summary.serverErrors, 0, report);
+    assert.equal(summary.findingCount, 0, report);
+    assert.ok((summary.maxRssBytes ?? 0) < 768 * 1024 * 1024, `memory stays bounded (max RSS ${summary.maxRssBytes} bytes)`);
+    const services = Object.keys(summary.byService).sort();
+    assert.deepEqual(services, ['data', 'rostering'], 'both services were fuzzed');
+  } finally {
+    await close();
+  }
+});
+
+test('the fuzz generator is deterministic per seed and covers every kind of malformed request', () => {
+  const a = generate(seed, 300);
+  assert.deepEqual(generate(seed, 300), a, 'same seed, same requests');
+  assert.notDeepEqual(generate(seed + 1, 300), a);
+  const target: FuzzTarget = {
+    dataApiBaseUrl: 'http://127.0.0.1:1/v7.3/api', rosteringBaseUrl: 'http://127.0.0.1:2', client: { key: 'k', secret: 's' },
+    token: 'aaa.bbb.ccc', maxBodyBytes: 1024 * 1024, forbidden: [],
+    samples: [{ name: 'student', endpoint: 'students', docs: [{ studentUniqueId: 'S1', firstName: 'F', lastSurname: 'L', birthDate: '2010-01-01' }], ids: ['0123456789abcdef0123456789abcdef'], etags: ['1'], queryFields: ['studentUniqueId'] }],
+  };
+  const kinds = new Set(generate(seed, 4000).map((r) => materialize(r, target).kind));
+  const wanted = ['random JSON', 'truncated JSON', 'nesting depth', 'huge field', 'keys __proto__', 'wrong type', 'UTF-16LE body', 'invalid UTF-8', 'random bytes', 'empty body', 'random path', 'GET collection query', 'rostering GET list', 'rostering GET item', 'token', 'DELETE', 'PUT'];
+  for (const w of wanted) assert.ok([...kinds].some((k) => k.includes(w)), `no '${w}' request in 4000 recipes`);
+});
+
+test('the judge flags a 5xx, a malformed 4xx, a leak and a hang, and passes a good problem', () => {
+  const req: HttpRequest = { service: 'data', method: 'POST', url: 'http://127.0.0.1:1/v7.3/api/data/v3/core/students', headers: { 'correlation-id': 'c-1' }, body: Buffer.from('{}'), kind: 'test' };
+  const target = { maxBodyBytes: 100, forbidden: [{ label: 'client secret', value: 'hush' }] };
+  const answer = (status: number, body: unknown, headers: Exchange['headers'] = { 'content-type': 'application/json; charset=utf-8' }): Exchange => ({ status, headers, body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)), ms: 1 });
+  const problem = { detail: 'Data validation failed.', type: 'urn:core:api:bad-request:data-validation-failed', title: 'Data Validation Failed', status: 400, correlationId: 'c-1', validationErrors: { $: ['x'] } };
+  assert.deepEqual(judge(req, answer(400, problem), target), []);
+  assert.deepEqual(judge(req, answer(201, ''), target), []);
+  const flagged = (ex: Exchange, r: HttpRequest = req) => judge(r, ex, target).join('; ');
+  assert.match(flagged(answer(500, { ...problem, type: 'urn:core:api:system', title: 'System Error', status: 500 })), /status 500/);
+  assert.match(flagged(answer(400, 'Bad Request')), /not JSON/);
+  assert.match(flagged(answer(400, { ...problem, status: 409 })), /status member/);
+  assert.match(flagged(answer(400, { ...problem, type: 'urn:core:api:nope' })), /not registered/);
+  assert.match(flagged(answer(400, { ...problem, correlationId: 'other' })), /correlationId/);
+  assert.match(flagged(answer(400, { ...problem, stack: 'x' })), /problem member stack/);
+  assert.match(flagged(answer(400, { ...problem, detail: 'Error\n    at parse (/srv/app/reference/http/body.ts:12:3)' })), /stack trace/);
+  assert.match(flagged(answer(400, { ...problem, detail: 'RangeError: Maximum call stack size exceeded' })), /internal error name/);
+  assert.match(flagged(answer(200, '{"secret":"hush"}')), /client secret/);
+  assert.match(flagged({ headers: {}, body: Buffer.alloc(0), timedOut: true, ms: 1 }), /hang/);
+  assert.match(flagged({ headers: {}, body: Buffer.alloc(0), error: 'ECONNREFUSED', ms: 1 }), /transport error/);
+  assert.match(flagged(answer(201, ''), { ...req, body: Buffer.alloc(200) }), /not 413/);
+  assert.match(flagged(answer(404, { stdx_codeMajor: 'failure', stdx_severity: 'error' }), { ...req, service: 'rostering' }), /status body/);
+  assert.match(flagged(answer(401, { stdx_codeMajor: 'failure', stdx_severity: 'error', stdx_description: 'x' }), { ...req, service: 'rostering' }), /WWW-Authenticate/);
+});
+
+test('path segments that do not percent-decode get a 4xx in every position, single- and multi-tenant', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'segments-'));
+  writeFileSync(join(dir, 'north.json'), JSON.stringify({ OdsInstances: [{ OdsInstanceId: 1, Name: 'north', ConnectionString: 'memory:segments-north' }], OdsInstanceContexts: [] }));
+  const single = await startReference({ overrides: { port: 0, rosteringPort: 0, clients: [{ key: 'k', secret: 's' }] } });
+  const multi = await startReference({ overrides: { port: 0, rosteringPort: 0, tenants: { north: { adminDatabase: `file:${join(dir, 'north.json')}` } }, clients: [{ key: 'k', secret: 's', tenant: 'north' }] } });
+  try {
+    const token = async (ref: typeof single) => {
+      const res = await fetch(`${ref.dataApiBaseUrl}/oauth/token`, { method: 'POST', headers: { Authorization: `Basic ${Buffer.from('k:s').toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+      return `Bearer ${((await res.json()) as { access_token: string }).access_token}`;
+    };
+    const [singleToken, multiToken] = await Promise.all([token(single), token(multi)]);
+    const bad = ['%', '%E0%A4%A', '%C3%28', '%ED%A0%80', '%uD800', '%%41'];
+    const paths = bad.flatMap((b) => [
+      [`${single.dataApiBaseUrl}/data/v3/core/students/${b}`, singleToken],
+      [`${single.dataApiBaseUrl}/data/v3/core/${b}`, singleToken],
+      [`${single.dataApiBaseUrl}/${b}/data/v3/core/students`, singleToken],
+      [`${multi.dataApiBaseUrl}/${b}/data/v3/core/students`, multiToken],
+      [`${multi.dataApiBaseUrl}/north/data/v3/core/students/${b}`, multiToken],
+      [`${single.rosteringBaseUrl}/${b}/std/roster/rostering/v1p2/orgs`, singleToken],
+      [`${single.rosteringBaseUrl}/std/roster/rostering/v1p2/orgs/${b}`, singleToken],
+    ]);
+    const failures: string[] = [];
+    for (const [url, authorization] of paths) {
+      for (const method of ['GET', 'PUT', 'DELETE']) {
+        for (const auth of [authorization, undefined]) {
+          const res = await fetch(url, { method, headers: { 'Content-Type': 'application/json', ...(auth ? { Authorization: auth } : {}) }, ...(method === 'PUT' ? { body: '{}' } : {}) });
+          if (res.status >= 500) failures.push(`${method} ${url.replace(/^http:\/\/[^/]+/, '')}${auth ? '' : ' (no token)'} → ${res.status}`);
+        }
+      }
+    }
+    assert.deepEqual(failures, []);
+  } finally {
+    await Promise.all([single.close(), multi.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

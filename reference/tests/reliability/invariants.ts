@@ -1,0 +1,37 @@
+/**
+ * Checks on a data store's referential state, shared by the concurrency and durability tests.
+ * Not a test file itself.
+ */
+import { expandPaths } from '../../store/json-path.js';
+import { findDescriptor, findReferenced } from '../../store/references.js';
+import type { DataStore } from '../../store/store.js';
+
+/**
+ * Every reference and descriptor value of every record names an existing record, and the
+ * reverse index knows each such link (otherwise a DELETE of the target would be allowed and
+ * leave the reference dangling). Returns one line per problem.
+ */
+export function referenceProblems(store: DataStore): string[] {
+  const problems: string[] = [];
+  for (const record of store.records()) {
+    const resource = store.model.byName.get(record.resource)!;
+    const known = (target: Parameters<DataStore['references']['referrers']>[0]) => store.references.referrers(target).has(record);
+    for (const ref of resource.references) {
+      for (const at of expandPaths(record.doc, ref.path)) {
+        if (!at.value || typeof at.value !== 'object') continue;
+        const target = findReferenced(store.model, store, ref, at.value as Record<string, unknown>);
+        if (!target) problems.push(`${record.resource} ${record.id}: ${at.path} names no ${ref.target} (${JSON.stringify(at.value)})`);
+        else if (!known(target)) problems.push(`${record.resource} ${record.id}: ${at.path} references ${target.resource} ${target.id}, which the reverse index does not know (a DELETE of it would be allowed)`);
+      }
+    }
+    for (const d of resource.descriptors) {
+      for (const at of expandPaths(record.doc, d.path)) {
+        if (typeof at.value !== 'string') continue;
+        const target = findDescriptor(store.model, store, d.descriptor, at.value);
+        if (!target) problems.push(`${record.resource} ${record.id}: ${at.path} names no ${d.descriptor} descriptor (${at.value})`);
+        else if (!known(target)) problems.push(`${record.resource} ${record.id}: ${at.path} uses descriptor ${target.id}, which the reverse index does not know`);
+      }
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,77 @@
+/**
+ * `npm run fuzz`: malformed requests against both services of the reference, run as a child
+ * process (so that a crash is a crash and its memory can be sampled), over loopback HTTP with
+ * bounded concurrency and a timeout per request. Every answer must be a 2xx (or 304) or a
+ * well-formed 4xx body; no 5xx, no crash, no hang, no leak, memory under the bound.
+ * The requests come from reference/tools/fuzz-requests.ts, which the fixed-seed slice in
+ * `npm test` (reference/tests/reliability/fuzz-slice.test.ts) shares.
+ *
+ * Usage: tsx reference/tools/fuzz.ts [--runs 10000] [--seed S] [--concurrency 16]
+ *        [--timeout-ms 15000] [--max-rss-mb 1024] [--heap-mb 768] [--show 10]
+ * Exits 0 when clean; 1 on any finding (5xx, malformed 4xx, leak, hang), a crash, fewer
+ * requests than asked, or memory over the bound.
+ */
+import { describeFinding, formatSummary, runFuzz, startFuzzTarget } from './fuzz-requests.js';
+
+function option(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const inline = process.argv.find((a) => a.startsWith(`--${name}=`));
+  const raw = inline ? inline.slice(name.length + 3) : i > 0 ? process.argv[i + 1] : undefined;
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n)) throw new Error(`--${name} takes a number, not ${raw}`);
+  return n;
+}
+
+const runs = option('runs', 10_000);
+const seed = option('seed', Date.now() % 2 ** 31);
+const concurrency = option('concurrency', 16);
+const timeoutMs = option('timeout-ms', 15_000);
+const maxRssMb = option('max-rss-mb', 1024);
+const heapMb = option('heap-mb', 768);
+const show = option('show', 10);
+
+console.log(`fuzz: ${runs} requests, seed ${seed}, concurrency ${concurrency}, timeout ${timeoutMs} ms per request (reproduce: npm run fuzz -- --runs ${runs} --seed ${seed})`);
+const started = Date.now();
+const { child, target, roots, close } = await startFuzzTarget({ heapMb });
+let exitCode = 1;
+try {
+  const summary = await runFuzz({
+    target,
+    seed,
+    runs,
+    concurrency,
+    timeoutMs,
+    keepFindings: Math.max(show, 25),
+    roots,
+    alive: () => !child.exit,
+    rss: () => child.rssBytes(),
+    progressEvery: Math.max(1, Math.ceil(runs / 20)),
+    onProgress: (done, s) => console.log(`  ${String(done).padStart(6)}/${runs}  5xx ${s.serverErrors}  findings ${s.findingCount}  rss ${((child.rssBytes() ?? 0) / 1048576).toFixed(0)} MB  ${((Date.now() - started) / 1000).toFixed(0)} s`),
+  });
+  // Still alive and answering after the run?
+  const health = await fetch(`${child.dataApiBaseUrl}/`, { signal: AbortSignal.timeout(5000) }).then((r) => r.status, () => 0);
+  if (health !== 200) summary.crashed = true;
+  console.log(formatSummary(summary));
+  const overMemory = (summary.maxRssBytes ?? 0) > maxRssMb * 1024 * 1024;
+  if (overMemory) console.log(`memory        over the bound of ${maxRssMb} MB`);
+  for (const f of summary.findings.slice(0, show)) console.log(describeFinding(f, target));
+  if (summary.findingCount > show) console.log(`… and ${summary.findingCount - show} more findings`);
+  // What the server logged for its 5xx answers, grouped by error and place.
+  const causes = new Map<string, number>();
+  const log = child.output().split('\n');
+  log.forEach((line, i) => {
+    const m = /^\[[^\]]*\] [A-Z]+ [^:]*: (\w*Error: .{0,100})/.exec(line) ?? /^rostering [A-Z]+ [^:]*: (.{0,100})/.exec(line);
+    if (!m) return;
+    const at = /^\s+at .*?\(?(reference\/[^:)]+:\d+)/.exec(log.slice(i + 1, i + 4).find((l) => /reference\//.test(l)) ?? '')?.[1] ?? '';
+    const key = `${m[1].replace(/\d{3,}/g, 'N')}${at ? ` at ${at}` : ''}`;
+    causes.set(key, (causes.get(key) ?? 0) + 1);
+  });
+  if (causes.size) console.log(`server errors logged:\n${[...causes].sort((a, b) => b[1] - a[1]).map(([k, n]) => `  ${String(n).padStart(5)}  ${k}`).join('\n')}`);
+  if (summary.crashed) console.log(`the reference died or stopped answering (exit ${JSON.stringify(child.exit ?? null)}); its last output:\n${child.output().slice(-3000)}`);
+  exitCode = summary.findingCount || summary.serverErrors || summary.hangs || summary.crashed || overMemory || summary.requests < runs ? 1 : 0;
+  console.log(exitCode ? 'fuzz: FAILED' : 'fuzz: passed');
+} finally {
+  await close();
+}
+process.exit(exitCode);
