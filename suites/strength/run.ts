@@ -1,0 +1,385 @@
+/**
+ * `npm run strength`: how strong the suites are. Starts the reference (with the rostering routing
+ * flows), then runs through the deviating proxy: first the whole suite against the conforming
+ * reference (the clean proxy must pass everything), then each fault of the catalogue against the
+ * suites that should notice it, two at a time. Prints one line per fault (caught by which tests,
+ * or missed) and, last, `faults detected: N/M`. Details go to reports/strength/.
+ *
+ * Usage: tsx suites/strength/run.ts [fault name ...]   (default: every fault)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FLOWS_ENV, embeddedFlowServers } from '../rostering/_support/flows.js';
+import type { Target } from '../targets/types.js';
+import { faults, type Fault } from './faults.js';
+import { DeviatingProxy, Tokens, type Clients, type Route, type Transformer } from './proxy.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const out = join(root, 'reports/strength');
+const referenceTarget = JSON.parse(readFileSync(join(root, 'suites/targets/reference.json'), 'utf8')) as Target;
+const basePath = new URL(referenceTarget.dataApi.baseUrl).pathname.replace(/\/$/, '');
+const PARALLEL = 2;
+/** Suites that change state other runs see (the snapshot, the school-limited client's school): one run at a time. */
+const EXCLUSIVE = ['snapshot', 'authorization'];
+const RUN_TIMEOUT_MS = 5 * 60_000;
+/**
+ * A fault run stops after this many failed tests: a few name the tests that caught it, and every
+ * failure costs a worker restart.
+ */
+const MAX_FAILURES = 5;
+
+const children = new Set<ChildProcess>();
+const proxies = new Set<DeviatingProxy>();
+
+// ---- ports -----------------------------------------------------------------------------------------
+
+function tryListen(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(undefined));
+    s.listen(port, '127.0.0.1', () => {
+      const got = (s.address() as { port: number }).port;
+      s.close(() => resolve(got));
+    });
+  });
+}
+
+/** `n` consecutive free loopback ports, away from the fixed ports (18080–18300) other runs use. */
+async function freeBlock(n: number): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    let free = true;
+    for (let p = base; p < base + n && free; p++) free = (await tryListen(p)) !== undefined;
+    if (free) return base;
+  }
+  throw new Error(`no block of ${n} free ports found`);
+}
+
+// ---- the reference -------------------------------------------------------------------------------
+
+interface Deployment { flow: string; dataPort: number; rosteringPort: number; env: Record<string, string>; issuer: string; audience: string; multiTenant: boolean; contextRouting: boolean }
+
+function startProcess(name: string, env: Record<string, string>): ChildProcess {
+  const log = createWriteStream(join(out, `reference-${name}.log`));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'reference/main.ts', '--config', 'reference/config/conformance.json'], {
+    cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return child;
+}
+
+async function waitFor(url: string, child: ChildProcess, ms = 60_000): Promise<void> {
+  const until = Date.now() + ms;
+  let last = 'no answer';
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`the reference behind ${url} exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (res.status === 200) return;
+      last = `${res.status} ${await res.text()}`;
+    } catch (err) {
+      last = (err as Error).message; // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer 200 within ${ms / 1000} s (last: ${last})`);
+}
+
+/** The default reference (single flow) and one process per other routing flow, as the embedded run starts them. */
+async function startReferences(privateKeyPem: string): Promise<{ deployments: Deployment[]; flows: unknown }> {
+  const dataPort = await freeBlock(2);
+  const flowsBase = await freeBlock(6);
+  const ports = { REFERENCE_PORT: String(dataPort), ROSTERING_PORT: String(dataPort + 1), ROSTERING_FLOWS_PORT: String(flowsBase) };
+  const saved = { ...process.env };
+  Object.assign(process.env, ports);
+  const dataApiBaseUrl = `http://127.0.0.1:${dataPort}${basePath}`;
+  const { defaultEnv, servers } = embeddedFlowServers({ dataApiBaseUrl, basePath, privateKeyPem, withExtraServers: true });
+  const flows = JSON.parse(process.env[FLOWS_ENV]!) as unknown;
+  for (const k of [...Object.keys(ports), FLOWS_ENV]) if (saved[k] === undefined) delete process.env[k]; else process.env[k] = saved[k];
+
+  const origin = (p: number) => `http://127.0.0.1:${p}`;
+  const deployments: Deployment[] = [
+    { flow: 'single', dataPort, rosteringPort: dataPort + 1, env: { ...ports, ...defaultEnv }, issuer: dataApiBaseUrl, audience: origin(dataPort + 1), multiTenant: false, contextRouting: false },
+    ...servers.map((s) => ({
+      flow: s.name, dataPort: s.dataPort, rosteringPort: s.rosteringPort, issuer: s.env.OAUTH2_ISSUERBASEURL, audience: s.env.OAUTH2_AUDIENCE,
+      multiTenant: s.env.MULTITENANCY_ENABLED === 'true', contextRouting: Boolean(s.env.ODS_CONTEXT_ROUTE_TEMPLATE),
+      env: { REFERENCE_PORT: String(s.dataPort), ROSTERING_PORT: String(s.rosteringPort), REFERENCE_DATA_STORE: 'memory:default', ...s.env },
+    })),
+  ];
+  await Promise.all(deployments.map(async (d) => {
+    const child = startProcess(d.flow, { REFERENCE_ISSUER_PRIVATE_KEY_PEM: privateKeyPem, ...d.env });
+    // Multi-tenant data APIs have no root without a tenant: the rostering health check tells readiness.
+    if (d.flow === 'single') await waitFor(`${origin(d.dataPort)}${basePath}/`, child);
+    await waitFor(`${origin(d.rosteringPort)}/health-check`, child);
+  }));
+  return { deployments, flows };
+}
+
+function clientsOf(target: Target): Clients {
+  const out: Clients = {};
+  for (const [role, c] of Object.entries(target.clients)) {
+    const key = c?.key ?? (c?.keyEnv ? process.env[c.keyEnv] : undefined);
+    const secret = c?.secret ?? (c?.secretEnv ? process.env[c.secretEnv] : undefined);
+    if (key) out[role] = { key, ...(secret ? { secret } : {}) };
+  }
+  return out;
+}
+
+/**
+ * Every school year a suite worker may use exists before the runs start: a year a test creates is
+ * deleted after it, which a concurrent run (other run id, maybe the same year) may still need.
+ */
+async function seedSchoolYears(d: Deployment, clients: Clients): Promise<void> {
+  const base = `http://127.0.0.1:${d.dataPort}${basePath}`;
+  const { key, secret } = clients.primary;
+  const res = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { Authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  const { access_token } = (await res.json()) as { access_token: string };
+  for (let year = 1991; year <= 2050; year++) {
+    const r = await fetch(`${base}/data/v3/${referenceTarget.dataApi.namespaceSegment ?? 'core'}/schoolYearTypes`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${access_token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ schoolYear: year, currentSchoolYear: false, schoolYearDescription: `${year - 1}-${year}` }),
+    });
+    if (r.status !== 200 && r.status !== 201) throw new Error(`seeding school year ${year}: ${r.status} ${await r.text()}`);
+  }
+}
+
+// ---- one run of the suites through the proxy -------------------------------------------------------
+
+interface RunResult {
+  failed: string[];
+  passed: number;
+  skipped: number;
+  /** Errors of the run outside any test (global setup or teardown). */
+  errors: string[];
+  /** Exchanges the proxy answered 502 (a broken fault or an unreachable reference). */
+  proxyErrors: string[];
+  ms: number;
+}
+
+interface Setup { deployments: Deployment[]; flows: unknown; tokens: Tokens; clients: Clients; privateKeyPem: string }
+
+/** Every string of a JSON value that is an upstream URL, pointed at the proxy. */
+function throughProxy<T>(value: T, proxy: DeviatingProxy): T {
+  return JSON.parse(JSON.stringify(value), (_, v: unknown) => (typeof v === 'string' && /^https?:\/\/127\.0\.0\.1:\d+/.test(v) ? proxy.urlFor(v) : v)) as T;
+}
+
+interface Selection {
+  suites: string[];
+  grep?: string;
+  grepInvert?: string;
+  workers?: number;
+  maxFailures?: number;
+  /**
+   * Keep the target's storeDigest check (the run must leave the store as it found it). Only for a
+   * run that has the reference to itself: concurrent runs change the store under each other.
+   */
+  storeDigest?: boolean;
+}
+
+async function runSuites(name: string, transformer: Transformer, setup: Setup, selection: Selection): Promise<RunResult> {
+  const started = Date.now();
+  const routes: Route[] = setup.deployments.flatMap((d) => [
+    { service: 'data' as const, flow: d.flow, upstreamPort: d.dataPort },
+    { service: 'rostering' as const, flow: d.flow, upstreamPort: d.rosteringPort, issuer: d.issuer, audience: d.audience, multiTenant: d.multiTenant, contextRouting: d.contextRouting },
+  ]);
+  const proxy = await DeviatingProxy.start(routes, transformer, { tokens: setup.tokens, clients: setup.clients });
+  proxies.add(proxy);
+  try {
+    const single = setup.deployments[0];
+    const { storeDigest, ...capabilities } = referenceTarget.capabilities ?? {};
+    const target: Target = {
+      ...referenceTarget,
+      name: `strength-${name}`,
+      capabilities: { ...capabilities, ...(selection.storeDigest && storeDigest ? { storeDigest } : {}) },
+      dataApi: { ...referenceTarget.dataApi, baseUrl: proxy.urlFor(`http://127.0.0.1:${single.dataPort}${basePath}`) },
+      rostering: { ...referenceTarget.rostering!, baseUrl: proxy.urlFor(`http://127.0.0.1:${single.rosteringPort}`) },
+    };
+    const targetFile = join(out, `target-${name}.json`);
+    writeFileSync(targetFile, `${JSON.stringify(target, null, 2)}\n`);
+    const resultsFile = join(out, `results-${name}.json`);
+    rmSync(resultsFile, { force: true });
+
+    const env: Record<string, string | undefined> = { ...process.env };
+    for (const k of ['REFERENCE_PORT', 'ROSTERING_PORT', 'ROSTERING_FLOWS_PORT', 'REFERENCE_COVERAGE', 'CONFORMANCE_TOKENS', 'CONFORMANCE_RUN_ID']) delete env[k];
+    Object.assign(env, {
+      TARGET: targetFile,
+      CONFORMANCE_ISSUER_PRIVATE_KEY_PEM: setup.privateKeyPem,
+      [FLOWS_ENV]: JSON.stringify(throughProxy(setup.flows, proxy)),
+      FC_SEED: '20261122',
+      PLAYWRIGHT_JSON_OUTPUT_FILE: resultsFile,
+      FORCE_COLOR: '0',
+    });
+    const args = [
+      join(root, 'node_modules/@playwright/test/cli.js'), 'test', ...selection.suites.map((s) => `suites/${s}`),
+      '--reporter=json', `--output=${join(out, 'test-results', name)}`,
+      ...(selection.grep ? ['--grep', selection.grep] : []), ...(selection.grepInvert ? ['--grep-invert', selection.grepInvert] : []),
+      ...(selection.workers ? [`--workers=${selection.workers}`] : []),
+      ...(selection.maxFailures ? [`--max-failures=${selection.maxFailures}`] : []),
+    ];
+    const log = createWriteStream(join(out, `log-${name}.txt`));
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    children.add(child);
+    child.stdout!.pipe(log);
+    child.stderr!.pipe(log);
+    const timer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, RUN_TIMEOUT_MS);
+    await new Promise<void>((resolve) => child.on('close', () => resolve()));
+    clearTimeout(timer);
+    children.delete(child);
+    return { ...readResults(resultsFile), proxyErrors: proxy.errors, ms: Date.now() - started };
+  } finally {
+    proxies.delete(proxy);
+    await proxy.close();
+  }
+}
+
+interface JsonSuite { title: string; file?: string; specs?: { title: string; tests: { status: string; results: { status: string }[] }[] }[]; suites?: JsonSuite[] }
+
+function readResults(file: string): Omit<RunResult, 'ms' | 'proxyErrors'> {
+  if (!existsSync(file)) return { failed: [], passed: 0, skipped: 0, errors: ['the run wrote no results (see its log)'] };
+  const report = JSON.parse(readFileSync(file, 'utf8')) as { suites: JsonSuite[]; errors?: { message?: string }[] };
+  const result: Omit<RunResult, 'ms' | 'proxyErrors'> = { failed: [], passed: 0, skipped: 0, errors: (report.errors ?? []).map((e) => (e.message ?? '').split('\n')[0]) };
+  const walk = (s: JsonSuite, path: string[]) => {
+    const here = s.title ? [...path, s.title] : path;
+    for (const spec of s.specs ?? []) {
+      for (const t of spec.tests) {
+        if (t.status === 'unexpected' || t.status === 'flaky') result.failed.push([...here, spec.title].join(' › '));
+        else if (t.status === 'skipped') result.skipped++;
+        else result.passed++;
+      }
+    }
+    for (const child of s.suites ?? []) walk(child, here);
+  };
+  for (const s of report.suites) walk(s, []);
+  return result;
+}
+
+// ---- scheduling ------------------------------------------------------------------------------------
+
+const exclusiveOf = (f: Fault) => EXCLUSIVE.filter((x) => f.suites.some((s) => s === x || s.startsWith(`${x}/`)));
+
+async function runFaults(list: Fault[], setup: Setup, report: (f: Fault, r: RunResult, done: number) => void): Promise<Map<string, RunResult>> {
+  const results = new Map<string, RunResult>();
+  const queue = [...list];
+  const held = new Set<string>();
+  let done = 0;
+  await new Promise<void>((resolve) => {
+    let running = 0;
+    const next = () => {
+      if (!queue.length && !running) return resolve();
+      while (running < PARALLEL) {
+        const at = queue.findIndex((f) => exclusiveOf(f).every((x) => !held.has(x)));
+        if (at < 0) return;
+        const [fault] = queue.splice(at, 1);
+        const locks = exclusiveOf(fault);
+        for (const x of locks) held.add(x);
+        running++;
+        void runSuites(fault.name, fault, setup, { ...fault, maxFailures: MAX_FAILURES }).then((r) => {
+          for (const x of locks) held.delete(x);
+          running--;
+          results.set(fault.name, r);
+          report(fault, r, ++done);
+          next();
+        });
+      }
+    };
+    next();
+  });
+  return results;
+}
+
+// ---- main --------------------------------------------------------------------------------------------
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * The tests that failed, as one line; empty when none did. A run error alone catches nothing, and
+ * neither does a run in which the proxy itself failed (those tests may have failed on its 502s).
+ */
+function caughtBy(r: RunResult): string {
+  if (!r.failed.length || r.proxyErrors.length) return '';
+  const shown = r.failed.slice(0, 3).map((t) => { const parts = t.split(' › '); return `${parts[0]} › ${parts[parts.length - 1]}`; });
+  const count = r.failed.length >= MAX_FAILURES ? `${MAX_FAILURES}+ tests (the run stops there)` : `${r.failed.length} test${r.failed.length === 1 ? '' : 's'}`;
+  return `${count}: ${shown.join('; ')}${r.failed.length > 3 ? `; and ${r.failed.length - 3} more` : ''}`;
+}
+
+async function main(): Promise<number> {
+  const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const unknown = wanted.filter((w) => !faults.some((f) => f.name === w));
+  if (unknown.length) {
+    console.error(`unknown fault${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+    return 2;
+  }
+  const list = wanted.length ? faults.filter((f) => wanted.includes(f.name)) : faults;
+  const started = Date.now();
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+
+  const privateKeyPem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const { deployments, flows } = await startReferences(privateKeyPem);
+  const clients = clientsOf(referenceTarget);
+  await seedSchoolYears(deployments[0], clients);
+  const setup: Setup = { deployments, flows, tokens: new Tokens(privateKeyPem), clients, privateKeyPem };
+  console.log(`reference up (${deployments.length} deployments) in ${seconds(Date.now() - started)}; ${list.length} faults, ${PARALLEL} at a time`);
+
+  const clean = await runSuites('clean', {}, setup, { suites: [], workers: 2, storeDigest: true });
+  if (clean.failed.length || clean.errors.length || clean.proxyErrors.length || !clean.passed) {
+    console.log(`clean proxy: ${clean.failed.length} failed, ${clean.passed} passed (${seconds(clean.ms)}); the strength measurement needs a clean pass`);
+    for (const t of clean.failed) console.log(`  failed  ${t}`);
+    for (const e of clean.errors) console.log(`  error   ${e}`);
+    for (const e of clean.proxyErrors.slice(0, 10)) console.log(`  proxy   ${e}`);
+    return 1;
+  }
+  console.log(`clean proxy: ${clean.passed} passed, ${clean.skipped} skipped, 0 failed (${seconds(clean.ms)})`);
+
+  const width = Math.max(...list.map((f) => f.name.length));
+  const results = await runFaults(list, setup, (f, r, done) => {
+    const by = caughtBy(r);
+    const counter = `[${String(done).padStart(String(list.length).length)}/${list.length}]`;
+    const verdict = r.proxyErrors.length ? 'BROKEN' : by ? 'caught' : 'MISSED';
+    const why = r.proxyErrors.length ? `the proxy failed ${r.proxyErrors.length} exchange(s), first ${r.proxyErrors[0]}`
+      : by ? `by ${by}` : `${f.description} (${f.family}; ran ${f.suites.join(', ')})${r.errors.length ? `; run error: ${r.errors[0]}` : ''}`;
+    console.log(`${counter} ${verdict}  ${f.name.padEnd(width)}  ${why}  (${seconds(r.ms)})`);
+  });
+
+  const detected = list.filter((f) => caughtBy(results.get(f.name)!)).length;
+  writeFileSync(join(out, 'strength.json'), `${JSON.stringify({
+    generatedAt: new Date().toISOString(),
+    seconds: Math.round((Date.now() - started) / 1000),
+    clean: { passed: clean.passed, skipped: clean.skipped },
+    faults: list.map((f) => ({ name: f.name, family: f.family, description: f.description, suites: f.suites, ...results.get(f.name)! })),
+    detected, total: list.length,
+  }, null, 2)}\n`);
+  console.log(`results in ${relative(root, out)}/strength.json; ${seconds(Date.now() - started)} in all`);
+  console.log(`faults detected: ${detected}/${list.length}`);
+  return 0;
+}
+
+async function shutdown(): Promise<void> {
+  await Promise.all([...proxies].map((p) => p.close()));
+  for (const child of children) {
+    try {
+      if (child.spawnargs.includes('test')) process.kill(-child.pid!, 'SIGKILL');
+      else child.kill('SIGTERM');
+    } catch { /* gone */ }
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => { void shutdown().then(() => process.exit(130)); });
+}
+
+main()
+  .then(async (code) => { await shutdown(); process.exit(code); })
+  .catch(async (err: Error) => { console.error(err.stack ?? err.message); await shutdown(); process.exit(1); });
