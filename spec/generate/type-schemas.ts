@@ -9,6 +9,7 @@ const TYPES: { file: string; type: string; out: string }[] = [
   { file: 'suites/targets/types.ts', type: 'Target', out: 'spec/schemas/target.schema.json' },
   { file: 'suites/targets/deviations.ts', type: 'KnownDeviationsFile', out: 'spec/schemas/known-deviations.schema.json' },
   { file: 'suites/_harness/reporter/types.ts', type: 'ConformanceReport', out: 'spec/schemas/conformance-report.schema.json' },
+  { file: 'bench/types.ts', type: 'BenchReport', out: 'spec/schemas/bench-report.schema.json' },
 ];
 
 export function generateTypeSchemas(root: string): Record<string, unknown> {

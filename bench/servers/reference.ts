@@ -1,0 +1,245 @@
+/**
+ * The server under test, in its own child process. argv[2]:
+ *   reference        startReference() — the real start-up path, full spec
+ *   custom-full      bench/custom-start.ts with the full model and a document built from it
+ *   custom-trimmed   bench/custom-start.ts with the five-resource model (bench/trimmed-model.ts)
+ * Commands from the orchestrator (IPC): start, preload, sample, mem, cpu, profileStart,
+ * profileStop, stop. Data is preloaded through DataStore.create/remove, never through HTTP.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Session } from 'node:inspector/promises';
+import { SourceMap } from 'node:module';
+import type { CompiledModel, CompiledResource } from '../../spec/model/compiled.js';
+import type { DataStore, StoredRecord } from '../../reference/store/store.js';
+import type { ClientConfig } from '../../reference/config/types.js';
+import {
+  BENCH_CLIENT, ROSTER_CLIENT, DELETED_DAY_BASE, DESCRIPTOR_VALUES, RESOURCES, SCHOOLS, STUDENTS, descriptorDoc, schoolDoc, schoolId, ssaDoc, studentDoc, type NS,
+} from '../data.js';
+import { serve } from '../ipc.js';
+
+const mode = process.argv[2] ?? 'reference';
+
+// A failing workload would log every request's error: show the first few, then count them.
+const logError = console.error.bind(console);
+let errorsLogged = 0;
+console.error = (...args: unknown[]) => {
+  errorsLogged++;
+  if (errorsLogged <= 3) logError(`[server ${mode}]`, ...args);
+  else if (errorsLogged === 4 || errorsLogged % 10_000 === 0) logError(`[server ${mode}] ${errorsLogged} errors logged so far (further ones not shown)`);
+};
+
+const clients: ClientConfig[] = [
+  { key: BENCH_CLIENT.key, secret: BENCH_CLIENT.secret, permissionSet: 'unrestricted', rosterScopes: ['roster-core.readonly', 'roster.readonly', 'roster-demographics.readonly'], odsInstances: [{ id: 1 }] },
+  { key: ROSTER_CLIENT.key, secret: ROSTER_CLIENT.secret, permissionSet: 'unrestricted', educationOrganizationIds: [schoolId(0)], rosterScopes: ['roster-core.readonly', 'roster.readonly', 'roster-demographics.readonly'], odsInstances: [{ id: 1 }] },
+];
+
+interface Running { baseUrl: string; store: DataStore; model: CompiledModel; close: () => Promise<void>; rosteringBaseUrl?: string; operations: number; resources: number }
+let running: Running | undefined;
+
+// Preload state: the association series k = 0, 1, ... and its ids (for sampling).
+let baseLoaded = false;
+let nextK = 0;
+const idsByK: string[] = [];
+let deletesLoaded = 0;
+
+function res(name: string): CompiledResource {
+  const r = running!.model.byName.get(name);
+  if (!r) throw new Error(`model has no ${name}`);
+  return r;
+}
+
+function loadBase(): number {
+  const { store } = running!;
+  let n = 0;
+  for (const [descriptor, values] of Object.entries(DESCRIPTOR_VALUES) as [keyof typeof NS, string[]][]) {
+    const r = res(`${descriptor}Descriptor`);
+    for (const v of values) { store.create(r, descriptorDoc(descriptor, v, store.nextDescriptorId())); n++; }
+  }
+  for (let i = 0; i < SCHOOLS; i++) { store.create(res(RESOURCES.school), schoolDoc(i)); n++; }
+  for (let i = 0; i < STUDENTS; i++) { store.create(res(RESOURCES.student), studentDoc(i)); n++; }
+  baseLoaded = true;
+  return n;
+}
+
+const gc = () => { const g = (globalThis as { gc?: () => void }).gc; if (g) { g(); g(); } };
+
+serve({
+  async start() {
+    const t0 = performance.now();
+    // Process start → listening, without any time the child sat idle waiting for this command
+    // (children may be spawned early so that they boot in parallel).
+    const uptime = (tReady: number) => bootedAt + (tReady - t0);
+    const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    const overrides = { port: 0, host: '127.0.0.1', clients };
+    if (mode === 'reference') {
+      const { model } = await import('../../spec/model/index.js');
+      const tModel = performance.now();
+      const { startReference } = await import('../../reference/server.js');
+      const tImports = performance.now();
+      const ref = await startReference({ overrides });
+      const tReady = performance.now();
+      const extra = ref as unknown as Record<string, unknown>;
+      const rosteringBaseUrl = Object.entries(extra).find(([k, v]) => /^rostering.*url$/i.test(k) && typeof v === 'string')?.[1] as string | undefined;
+      const doc = JSON.parse(readFileSync(new URL('../../spec/openapi/data-api.json', import.meta.url), 'utf8')) as { paths: Record<string, object> };
+      running = {
+        baseUrl: ref.dataApiBaseUrl, store: ref.store, model, close: ref.close, resources: model.resources.length,
+        operations: Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0),
+        ...(rosteringBaseUrl ? { rosteringBaseUrl } : {}),
+      };
+      return {
+        baseUrl: running.baseUrl, rosteringBaseUrl, operations: running.operations, resources: running.resources,
+        startup: { processUptimeAtReadyMs: uptime(tReady), modelImportMs: tModel - t0, otherImportsMs: tImports - tModel, startReferenceMs: tReady - tImports },
+        runningKeys: Object.keys(ref),
+      };
+    }
+    const { startCustom } = await import('../custom-start.js');
+    let model: CompiledModel;
+    if (mode === 'custom-trimmed') model = (await import('../trimmed-model.js')).trimmedModel().model;
+    else model = (await import('../../spec/model/index.js')).model;
+    const tModel = performance.now();
+    const ref = await startCustom(model, version, overrides);
+    const tReady = performance.now();
+    running = { baseUrl: ref.dataApiBaseUrl, store: ref.store, model, close: ref.close, operations: ref.operations, resources: model.resources.length };
+    return {
+      baseUrl: running.baseUrl, operations: running.operations, resources: running.resources,
+      resourceNames: model.resources.map((r) => r.name),
+      startup: { processUptimeAtReadyMs: uptime(tReady), modelImportMs: tModel - t0, otherImportsMs: 0, startReferenceMs: tReady - tModel },
+    };
+  },
+
+  /** Tops the association collection up to `ssa` records; loads `deletes` deleted records once. */
+  preload(msg) {
+    const t0 = performance.now();
+    const { store } = running!;
+    const ssa = res(RESOURCES.ssa);
+    let created = baseLoaded ? 0 : loadBase();
+    const target = Number(msg.ssa ?? 0);
+    const coll = store.collection(ssa.name);
+    while (coll.byId.size < target) {
+      const rec = store.create(ssa, ssaDoc(nextK));
+      idsByK[nextK++] = rec.id;
+      created++;
+    }
+    const deletes = Number(msg.deletes ?? 0);
+    while (deletesLoaded < deletes) {
+      const rec = store.create(ssa, ssaDoc(deletesLoaded++, DELETED_DAY_BASE));
+      store.remove(ssa, rec);
+    }
+    return { created, ssaRecords: coll.byId.size, preloadedK: nextK, deletes: coll.deletes.length, elapsedMs: performance.now() - t0 };
+  },
+
+  /** Random preloaded ids, records for PUT (id, k, etag) and change versions of deletes. */
+  sample(msg) {
+    const { store } = running!;
+    const coll = store.collection(RESOURCES.ssa);
+    const pick = () => Math.floor(Math.random() * nextK);
+    const ids: string[] = [];
+    for (let i = 0; i < Number(msg.ids ?? 0); i++) ids.push(idsByK[pick()]);
+    const put: { id: string; k: number; etag: string }[] = [];
+    const seen = new Set<number>();
+    while (put.length < Math.min(Number(msg.put ?? 0), nextK)) {
+      const k = pick();
+      if (seen.has(k)) continue;
+      seen.add(k);
+      const rec = coll.byId.get(idsByK[k]) as StoredRecord;
+      put.push({ id: rec.id, k, etag: rec.etag });
+    }
+    const deleteVersions = coll.deletes.map((d) => d.changeVersion);
+    return { ids, put, deleteVersions, preloadedK: nextK };
+  },
+
+  mem() {
+    gc();
+    const m = process.memoryUsage();
+    return { heapUsed: m.heapUsed, rss: m.rss, external: m.external, arrayBuffers: m.arrayBuffers, ssaRecords: running ? running.store.collection(RESOURCES.ssa).byId.size : 0, gcExposed: typeof (globalThis as { gc?: unknown }).gc === 'function' };
+  },
+
+  cpu() {
+    return process.cpuUsage();
+  },
+
+  /**
+   * Waits until the event loop is idle (the background validator warm-up has finished): 50
+   * consecutive setImmediate turns each under 2 ms. Answers how long that took.
+   */
+  async settle() {
+    const t0 = performance.now();
+    let quiet = 0;
+    while (quiet < 50 && performance.now() - t0 < 60_000) {
+      const t = performance.now();
+      await new Promise((r) => setImmediate(r));
+      quiet = performance.now() - t < 2 ? quiet + 1 : 0;
+    }
+    return { settleMs: performance.now() - t0 };
+  },
+
+  async profileStart() {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
+    await profiler.post('Profiler.start');
+    return null;
+  },
+
+  async profileStop(msg) {
+    if (!profiler) throw new Error('profiler not started');
+    const { profile } = await profiler.post('Profiler.stop');
+    await mapToSources(profiler, profile as unknown as { nodes: ProfNode[] });
+    profiler.disconnect();
+    profiler = undefined;
+    const file = String(msg.file);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(profile));
+    return { file };
+  },
+
+  async stop() {
+    await running?.close();
+  },
+});
+
+let profiler: Session | undefined;
+/** When this child was ready for commands (Node and tsx booted, bench modules loaded). */
+const bootedAt = performance.now();
+
+/**
+ * tsx runs transpiled code: profile positions are rewritten to the TypeScript sources through
+ * each project script's inline source map (fetched from V8), so summaries name real lines.
+ */
+interface ProfNode { callFrame: { scriptId: string; url: string; lineNumber: number; columnNumber: number }; positionTicks?: { line: number; ticks: number }[] }
+async function mapToSources(session: Session, profile: { nodes: ProfNode[] }): Promise<void> {
+  await session.post('Debugger.enable');
+  const maps = new Map<string, SourceMap | null>();
+  const oneLine = new Set<string>();
+  try {
+    for (const node of profile.nodes) {
+      const f = node.callFrame;
+      if (!f.url.startsWith('file://') || f.url.includes('/node_modules/') || f.lineNumber < 0) continue;
+      let map = maps.get(f.scriptId);
+      if (map === undefined) {
+        map = null;
+        try {
+          const { scriptSource } = await session.post('Debugger.getScriptSource', { scriptId: f.scriptId });
+          // tsx emits each module on very few lines: line-level ticks say nothing there.
+          if (scriptSource.split('\n').length < 10) oneLine.add(f.scriptId);
+          const m = /\/\/# sourceMappingURL=data:application\/json;base64,([A-Za-z0-9+/=]+)\s*$/.exec(scriptSource);
+          if (m) map = new SourceMap(JSON.parse(Buffer.from(m[1], 'base64').toString('utf8')));
+        } catch { /* no map: keep generated positions */ }
+        maps.set(f.scriptId, map);
+      }
+      if (!map) continue;
+      const e = map.findEntry(f.lineNumber, f.columnNumber) as { originalLine?: number; originalColumn?: number };
+      if (typeof e.originalLine === 'number') { f.lineNumber = e.originalLine; f.columnNumber = e.originalColumn ?? 0; }
+      // Line-level ticks (1-based generated lines) to 1-based source lines.
+      if (oneLine.has(f.scriptId)) { delete node.positionTicks; continue; }
+      for (const t of node.positionTicks ?? []) {
+        const p = map.findEntry(t.line - 1, 0) as { originalLine?: number };
+        if (typeof p.originalLine === 'number') t.line = p.originalLine + 1;
+      }
+    }
+  } finally {
+    await session.post('Debugger.disable');
+  }
+}
