@@ -70,13 +70,40 @@ export class RequestValidator {
     return operation;
   }
 
-  /** Ajv errors of the request (query parameters coerced in place), or an empty list. */
+  /** Path-parameter readers per operation, from its path template (`/a/{id}` → id). */
+  private readonly pathParams = new Map<string, (path: string) => Record<string, string>>();
+
+  private paramsOf(operation: Operation, path: string): Record<string, string> {
+    let read = this.pathParams.get(operation.operationId!);
+    if (!read) {
+      const names = operation.path.split('/').map((s, i) => [i, /^\{(.+)\}$/.exec(s)?.[1]] as const).filter(([, n]) => n);
+      read = (p) => {
+        const segments = p.split('/');
+        const out: Record<string, string> = {};
+        for (const [i, n] of names) if (segments[i] !== undefined) out[n!] = decodeURIComponent(segments[i]);
+        return out;
+      };
+      this.pathParams.set(operation.operationId!, read);
+    }
+    return read(path);
+  }
+
+  /**
+   * Ajv errors of the request (query parameters coerced in place), or an empty list. Calls the
+   * operation's compiled validators directly with the parameter object openapi-backend would
+   * build: its validateRequest re-parses the request each time (path template compiled to a
+   * RegExp, headers and cookies mapped with lodash), which costs more than the validation.
+   */
   validate(operationId: string, req: RequestToValidate): { errors: ErrorObject[]; query: Record<string, unknown> } {
     const operation = this.compiled(operationId);
-    const result = this.api.validateRequest(
-      { method: req.method, path: req.path, headers: { 'content-type': 'application/json' }, query: req.query, ...(req.body !== undefined ? { body: req.body as object } : {}) },
-      operation,
-    );
-    return { errors: result.errors ?? [], query: (result.coerced?.query as Record<string, unknown>) ?? req.query };
+    const validators = this.api.validator.requestValidators[operationId] ?? [];
+    const query: Record<string, unknown> = { ...req.query };
+    const parameters: Record<string, unknown> = { path: this.paramsOf(operation, req.path), query, header: { 'content-type': 'application/json' }, cookie: {}, requestBody: req.body };
+    const errors: ErrorObject[] = [];
+    for (const validate of validators) {
+      validate(parameters);
+      if (validate.errors) errors.push(...validate.errors);
+    }
+    return { errors, query: errors.length ? req.query : (parameters.query as Record<string, unknown>) };
   }
 }

@@ -56,6 +56,13 @@ function revive(v: unknown, marker: string): unknown {
 
 /** JSON text of a value that may hold BigInt integers, written as plain JSON numbers. */
 export function stringifyExact(value: unknown): string {
+  // Fast path: JSON.stringify without a replacer stays on V8's fast serializer; it throws a
+  // TypeError only when a BigInt is present, and then the replacer path below handles it.
+  try {
+    return JSON.stringify(value);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+  }
   let big = false;
   const text = JSON.stringify(value, (_k, v: unknown) => {
     if (typeof v !== 'bigint') return v;

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { CompiledModel, CompiledResource } from '../../spec/model/compiled.js';
 import { getPath, setPath } from './json-path.js';
 import { keyValues, naturalKey } from './keys.js';
@@ -38,39 +38,82 @@ export class Collection {
   readonly byId = new Map<string, StoredRecord>();
   readonly byKey = new Map<string, StoredRecord>();
   readonly deletes: DeleteEvent[] = [];
+  /** Natural keys with a delete event in `deletes`, so that a create need not scan the feed. */
+  readonly deletedKeys = new Set<string>();
   readonly keyChanges: KeyChangeEvent[] = [];
   private readonly indexes = new Map<string, Map<string, Set<StoredRecord>>>();
   constructor(readonly resource: CompiledResource) {}
 
-  /** Records whose query field equals the value key (see queryValueKey), in creation order. */
-  lookup(field: string, valueKey: string): StoredRecord[] {
+  /** Value sets that received a record out of creation order (re-sorted on their next read). */
+  private readonly unsorted = new Set<Set<StoredRecord>>();
+  private readonly newest = new WeakMap<Set<StoredRecord>, number>();
+
+  /**
+   * Records whose query field equals the value key (see queryValueKey), in creation order. The
+   * set itself, not a sorted copy: its size is the match count, and reading a page costs the
+   * page, not the matches.
+   */
+  lookup(field: string, valueKey: string): ReadonlySet<StoredRecord> {
     let index = this.indexes.get(field);
     if (!index) {
       index = new Map();
       this.indexes.set(field, index);
       for (const r of this.byId.values()) this.addTo(field, index, r);
     }
-    return [...(index.get(valueKey) ?? [])].sort((a, b) => a.created - b.created);
+    const set = index.get(valueKey);
+    if (!set) return EMPTY;
+    if (this.unsorted.has(set)) {
+      const sorted = [...set].sort((a, b) => a.created - b.created);
+      set.clear();
+      for (const r of sorted) set.add(r);
+      this.unsorted.delete(set);
+    }
+    return set;
   }
 
   index(record: StoredRecord): void {
     for (const [field, index] of this.indexes) this.addTo(field, index, record);
   }
 
-  unindex(record: StoredRecord): void {
+  unindex(record: StoredRecord, doc: Record<string, unknown> = record.doc): void {
+    for (const [field, index] of this.indexes) this.removeFrom(field, index, record, doc);
+  }
+
+  /** After an update: moves the record only in the indexes whose value changed. */
+  reindex(record: StoredRecord, oldDoc: Record<string, unknown>): void {
     for (const [field, index] of this.indexes) {
-      const key = this.valueKeyOf(field, record);
-      if (key === undefined) continue;
-      const set = index.get(key);
-      set?.delete(record);
-      if (set && !set.size) index.delete(key);
+      if (field === 'id') continue;
+      const before = this.valueKeyOfDoc(field, oldDoc);
+      const after = this.valueKeyOfDoc(field, record.doc);
+      if (before === after) continue;
+      this.removeFrom(field, index, record, oldDoc);
+      this.addTo(field, index, record);
     }
+  }
+
+  private removeFrom(field: string, index: Map<string, Set<StoredRecord>>, record: StoredRecord, doc: Record<string, unknown>): void {
+    const key = field === 'id' ? queryValueKey('id', record.id) : this.valueKeyOfDoc(field, doc);
+    if (key === undefined) return;
+    const set = index.get(key);
+    set?.delete(record);
+    if (set && !set.size) { index.delete(key); this.unsorted.delete(set); }
   }
 
   private addTo(field: string, index: Map<string, Set<StoredRecord>>, record: StoredRecord): void {
     const key = this.valueKeyOf(field, record);
     if (key === undefined) return;
-    (index.get(key) ?? index.set(key, new Set()).get(key)!).add(record);
+    let set = index.get(key);
+    if (!set) index.set(key, (set = new Set()));
+    const newest = this.newest.get(set) ?? -1;
+    if (record.created < newest) this.unsorted.add(set);
+    else this.newest.set(set, record.created);
+    set.add(record);
+  }
+
+  private valueKeyOfDoc(field: string, doc: Record<string, unknown>): string | undefined {
+    const q = this.resource.queryFields[field];
+    const v = getPath(doc, q.path);
+    return v === undefined || v === null ? undefined : queryValueKey(q.kind, v);
   }
 
   private valueKeyOf(field: string, record: StoredRecord): string | undefined {
@@ -79,6 +122,8 @@ export class Collection {
     return v === undefined || v === null ? undefined : queryValueKey(q.kind, v);
   }
 }
+
+const EMPTY: ReadonlySet<StoredRecord> = new Set();
 
 /** The comparable form of a query-field value: descriptors and ids case-insensitive. */
 export function queryValueKey(kind: string, v: unknown): string {
@@ -159,6 +204,7 @@ export class DataStore {
       if (!c) continue;
       for (const r of data.records) { r.created ??= r.changeVersion; c.byId.set(r.id, r); c.byKey.set(r.key, r); c.index(r); }
       c.deletes.push(...data.deletes);
+      for (const d of data.deletes) c.deletedKeys.add(d.key);
       c.keyChanges.push(...data.keyChanges);
     }
     for (const [name, c] of this.collections) for (const r of c.byId.values()) this.references.add(this.model.byName.get(name)!, r);
@@ -182,12 +228,13 @@ export class DataStore {
     } else if (entry.t === 'del') {
       const old = c.byId.get(entry.ev.id);
       if (old) { c.byId.delete(old.id); c.byKey.delete(old.key); this.references.remove(old); c.unindex(old); }
-      if (!c.deletes.some((d) => d.changeVersion === entry.ev.changeVersion)) c.deletes.push(entry.ev);
+      if (!c.deletes.some((d) => d.changeVersion === entry.ev.changeVersion)) { c.deletes.push(entry.ev); c.deletedKeys.add(entry.ev.key); }
     } else if (entry.t === 'kc') {
       if (!c.keyChanges.some((k) => k.changeVersion === entry.ev.changeVersion && k.id === entry.ev.id)) c.keyChanges.push(entry.ev);
     } else {
       const i = c.deletes.findIndex((d) => d.key === entry.key);
       if (i >= 0) c.deletes.splice(i, 1);
+      c.deletedKeys.delete(entry.key);
     }
     this.version = Math.max(this.version, entry.v);
     this.descriptorIds = Math.max(this.descriptorIds, entry.d);
@@ -207,6 +254,7 @@ export class DataStore {
         target.index(record);
       }
       target.deletes.push(...structuredClone(c.deletes));
+      for (const d of c.deletes) target.deletedKeys.add(d.key);
       target.keyChanges.push(...structuredClone(c.keyChanges));
     }
     for (const [name, c] of copy.collections) for (const r of c.byId.values()) copy.references.add(this.model.byName.get(name)!, r);
@@ -241,9 +289,10 @@ export class DataStore {
     c.index(record);
     this.references.add(resource, record);
     // A key deleted and created again no longer counts as deleted (decisions #17, upstream).
-    const i = c.deletes.findIndex((d) => d.key === key);
+    const i = c.deletedKeys.has(key) ? c.deletes.findIndex((d) => d.key === key) : -1;
     if (i >= 0) {
       c.deletes.splice(i, 1);
+      c.deletedKeys.delete(key);
       this.log({ t: 'undel', r: resource.name, key });
     }
     this.log({ t: 'put', r: resource.name, rec: record });
@@ -258,14 +307,14 @@ export class DataStore {
   private replaceNow(resource: CompiledResource, record: StoredRecord, doc: Record<string, unknown>): StoredRecord {
     const c = this.collection(resource.name);
     const key = naturalKey(resource, doc);
-    c.unindex(record);
+    const oldDoc = record.doc;
     if (key !== record.key) {
       const oldKeyValues = keyValues(resource, record.doc);
       c.byKey.delete(record.key);
       c.byKey.set(key, record);
       record.key = key;
       record.doc = doc;
-      c.index(record);
+      c.reindex(record, oldDoc);
       this.stamp(record);
       this.references.add(resource, record);
       const event = { id: record.id, changeVersion: record.changeVersion, oldKeyValues, newKeyValues: keyValues(resource, doc) };
@@ -276,7 +325,7 @@ export class DataStore {
       return record;
     }
     record.doc = doc;
-    c.index(record);
+    c.reindex(record, oldDoc);
     this.references.add(resource, record);
     this.stamp(record);
     this.log({ t: 'put', r: resource.name, rec: record });
@@ -316,6 +365,7 @@ export class DataStore {
     c.byKey.delete(record.key);
     const event = { id: record.id, changeVersion: ++this.version, key: record.key, keyValues: keyValues(resource, record.doc), doc: record.doc };
     c.deletes.push(event);
+    c.deletedKeys.add(event.key);
     this.log({ t: 'del', r: resource.name, ev: event });
   }
 
@@ -328,5 +378,6 @@ export class DataStore {
 }
 
 /** Resource ids: GUIDs as 32 lower-case hex digits (decisions #16a). */
-export const newId = (): string => randomBytes(16).toString('hex');
+// randomUUID draws from a cached entropy pool; randomBytes(16) calls into OpenSSL each time.
+export const newId = (): string => randomUUID().replaceAll('-', '');
 export const ID_PATTERN = /^[0-9a-f]{32}$/;

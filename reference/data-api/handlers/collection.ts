@@ -88,16 +88,20 @@ export function getAll(api: DataApi, ctx: Context, route: Route): void {
   const { client } = principalOf(ctx);
   const collection = api.store.collection(resource.name);
   const wanted = Object.entries(filters).map(([name, value]) => [name, wantedKey(resource, name, value, raw[name])] as const);
-  const candidates: Iterable<StoredRecord> = wanted.length ? collection.lookup(wanted[0][0], wanted[0][1]) : collection.byId.values();
+  const indexed = wanted.length ? collection.lookup(wanted[0][0], wanted[0][1]) : undefined;
+  const candidates: Iterable<StoredRecord> = indexed ?? collection.byId.values();
+  // The first filter is what the index answered: only the others are checked per candidate.
+  const rest = wanted.slice(1);
   const unrestricted = client.permissionSet === 'unrestricted';
   const accept = (r: StoredRecord) =>
     inWindow(r.changeVersion, paging) &&
-    wanted.every(([name, key]) => queryValueKey(resource.queryFields[name].kind, name === 'id' ? r.id : getPath(r.doc, resource.queryFields[name].path)) === key) &&
+    rest.every(([name, key]) => queryValueKey(resource.queryFields[name].kind, name === 'id' ? r.id : getPath(r.doc, resource.queryFields[name].path)) === key) &&
     (unrestricted || api.authorizer.visible(api.store, client, resource, r));
   const page: StoredRecord[] = [];
   let total = 0;
-  if (!wanted.length && unrestricted && paging.min === undefined && paging.max === undefined) {
-    total = collection.byId.size;
+  if (wanted.length <= 1 && unrestricted && paging.min === undefined && paging.max === undefined) {
+    // Every candidate matches: the total is the candidate count and a page costs offset + limit.
+    total = indexed ? indexed.size : collection.byId.size;
     let i = 0;
     for (const r of candidates) {
       if (i++ < paging.offset) continue;
