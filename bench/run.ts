@@ -61,8 +61,8 @@ const CONFIG = {
   timeBudgetSeconds: argv.includes('--no-budget') || argv.some((a) => a.startsWith('--profile')) ? Infinity : CONFIG_BASE.timeBudgetSeconds,
 };
 
-/** BENCH_SERVER_FLAGS adds Node flags to the server children (e.g. --trace-gc, for investigation). */
-const SERVER_FLAGS = ['--expose-gc', '--max-old-space-size=8192', ...(process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean)];
+/** Server children run with the young-generation size `npm start` uses; BENCH_SERVER_FLAGS adds more (e.g. --trace-gc). */
+const SERVER_FLAGS = ['--expose-gc', '--max-old-space-size=8192', '--max-semi-space-size=64', ...(process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean)];
 const PROFILE_DIR = `${ROOT}reports/bench-profiles`;
 
 // ---- state ---------------------------------------------------------------------------------
