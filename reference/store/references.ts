@@ -12,8 +12,6 @@ export interface RecordLookup {
   collection(resource: string): Collection;
 }
 
-const descriptorNameOf = (r: CompiledResource) => r.name.slice(0, -'Descriptor'.length);
-
 /** The record a reference value names, resolving abstract targets against every member type. */
 export function findReferenced(model: CompiledModel, store: RecordLookup, ref: CompiledReference, value: Record<string, unknown>): StoredRecord | undefined {
   const abstract = model.abstracts.find((a) => a.name === ref.target);
@@ -91,4 +89,3 @@ export class ReferenceIndex {
   }
 }
 
-export { descriptorNameOf };

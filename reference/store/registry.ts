@@ -37,6 +37,3 @@ export class StoreRegistry {
     await Promise.all(this.persistences.map((p) => p.flush()));
   }
 }
-
-/** The data store every single-instance deployment uses. */
-export const DEFAULT_CONNECTION_STRING = 'memory:default';

@@ -380,4 +380,3 @@ export class DataStore {
 /** Resource ids: GUIDs as 32 lower-case hex digits (decisions #16a). */
 // randomUUID draws from a cached entropy pool; randomBytes(16) calls into OpenSSL each time.
 export const newId = (): string => randomUUID().replaceAll('-', '');
-export const ID_PATTERN = /^[0-9a-f]{32}$/;

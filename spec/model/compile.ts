@@ -1,4 +1,4 @@
-import type { AbstractDef, Field, Fields, ReferenceField, ResourceDef } from './dsl.js';
+import type { AbstractDef, Field, Fields, ResourceDef } from './dsl.js';
 import type {
   CollectionIdentity, CompiledAbstract, CompiledModel, CompiledReference, CompiledResource, EqualityConstraint,
   KeyPart, QueryField, ReferenceFieldMapping, SecurableElements,
@@ -252,4 +252,3 @@ function itemKeys(item: Fields): string[] {
   return Object.entries(item).filter(([, f]: [string, Field]) => f.identity).map(([n]) => n);
 }
 
-export type { ReferenceField };
