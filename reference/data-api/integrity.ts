@@ -2,7 +2,7 @@ import type { CompiledModel, CompiledResource } from '../../spec/model/compiled.
 import { stringifyExact } from '../http/exact-json.js';
 import { Problem } from '../http/problems.js';
 import type { DataStore, StoredRecord } from '../store/store.js';
-import { expandPaths } from '../store/json-path.js';
+import { expandPaths, getPath } from '../store/json-path.js';
 import { findDescriptor, findReferenced } from '../store/references.js';
 
 /**
@@ -34,21 +34,49 @@ export function resolveDescriptors(model: CompiledModel, store: DataStore, resou
     for (const at of expandPaths(doc, d.path)) {
       if (typeof at.value !== 'string') continue;
       const found = findDescriptor(model, store, d.descriptor, at.value);
-      if (found) at.set(`${found.doc.namespace as string}#${found.doc.codeValue as string}`);
+      if (found) at.set(canonicalSpelling(found));
       else (errors[at.path] ??= []).push(`${pascal(d.descriptor)}Descriptor value '${at.value}' does not exist.`);
     }
   }
   return errors;
 }
 
-/** Every reference of the document must name an existing record (409 unresolved-reference). */
+/**
+ * A descriptor's `<namespace>#<codeValue>` in its stored spelling, one string per descriptor:
+ * the documents that use it share that string rather than holding a copy each (descriptor
+ * values are most of the text of a typical document).
+ */
+const spellings = new WeakMap<StoredRecord, { namespace: unknown; codeValue: unknown; value: string }>();
+function canonicalSpelling(descriptor: StoredRecord): string {
+  const { namespace, codeValue } = descriptor.doc;
+  const cached = spellings.get(descriptor);
+  if (cached && cached.namespace === namespace && cached.codeValue === codeValue) return cached.value;
+  const value = `${namespace as string}#${codeValue as string}`;
+  spellings.set(descriptor, { namespace, codeValue, value });
+  return value;
+}
+
+/**
+ * Every reference of the document must name an existing record (409 unresolved-reference).
+ * Key strings of a resolved reference are replaced by the equal strings of the target, so that
+ * the many documents referencing one record share them.
+ */
 export function checkReferences(model: CompiledModel, store: DataStore, resource: CompiledResource, doc: Record<string, unknown>): void {
   const errors: Record<string, string[]> = {};
   const targets = new Set<string>();
   for (const ref of resource.references) {
     for (const at of expandPaths(doc, ref.path)) {
       if (!at.value || typeof at.value !== 'object') continue;
-      if (!findReferenced(model, store, ref, at.value as Record<string, unknown>)) {
+      const value = at.value as Record<string, unknown>;
+      const target = findReferenced(model, store, ref, value);
+      if (target) {
+        for (const f of ref.fields) {
+          const mine = value[f.property];
+          if (typeof mine !== 'string') continue;
+          const theirs = getPath(target.doc, f.targetPath);
+          if (theirs === mine) value[f.property] = theirs;
+        }
+      } else {
         const name = pascal(ref.target);
         targets.add(name);
         (errors[at.path] ??= []).push(`The referenced ${name} item does not exist.`);
@@ -65,9 +93,7 @@ export function checkReferences(model: CompiledModel, store: DataStore, resource
 
 /** Resource types whose records still reference the given record (409 dependent-item-exists). */
 export function dependents(store: DataStore, record: StoredRecord): string[] {
-  const names = new Set<string>();
-  for (const referrer of store.references.referrers(record).keys()) names.add(store.model.byName.get(referrer.resource)!.resourceName);
-  return [...names].sort();
+  return store.references.referringResources(record).map((name) => store.model.byName.get(name)!.resourceName).sort();
 }
 
 const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

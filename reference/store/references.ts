@@ -38,54 +38,141 @@ export function findDescriptor(model: CompiledModel, store: RecordLookup, descri
   return store.collection(resource.name).byKey.get(naturalKeyOfValues(resource, [value.slice(0, hash), value.slice(hash + 1)]));
 }
 
-/** One outgoing link of a record: the reference (or descriptor) path and the record it names. */
-interface Link { path: string; ref?: CompiledReference; target: StoredRecord }
+/** Where a referrer names a target: the concrete reference (or descriptor) path. */
+export interface Link { path: string; ref?: CompiledReference }
 
+/** Referrers of one target: the records themselves, or only how many there are per resource. */
+type Referrers = Set<StoredRecord> | Map<string, number>;
+
+/**
+ * Who references whom, kept compact because it holds an entry per reference of every stored
+ * record (at a million records the first design, a map of link arrays per target, took ~1.3 KB
+ * per record, more than the records themselves). The records that reference a target are kept
+ * only where a cascade may need them, for targets whose natural key can change; for every
+ * other target (descriptors, students, schools...) the dependent-item check needs no more than
+ * a count per referring resource. The paths of a link are recomputed on the rare paths that
+ * need them (key-change cascades).
+ */
 export class ReferenceIndex {
-  /** target record → referrer record → the links from that referrer to the target */
-  private readonly incoming = new Map<StoredRecord, Map<StoredRecord, Link[]>>();
-  private readonly outgoing = new Map<StoredRecord, Link[]>();
+  private readonly incoming = new Map<StoredRecord, Referrers>();
+  /** referrer → its distinct targets (one record or several), to unlink it without lookups */
+  private readonly outgoing = new Map<StoredRecord, StoredRecord | StoredRecord[]>();
+  /** Resources whose records can change key: updatable, or keyed by a reference to one. */
+  private readonly keyMutable: Set<string>;
 
-  constructor(private readonly model: CompiledModel, private readonly store: RecordLookup) {}
+  constructor(private readonly model: CompiledModel, private readonly store: RecordLookup) {
+    this.keyMutable = keyMutableResources(model);
+  }
 
   /** (Re)indexes a record's outgoing references and descriptor values. */
   add(resource: CompiledResource, record: StoredRecord): void {
     this.remove(record);
-    const links: Link[] = [];
-    for (const ref of resource.references) {
-      for (const at of expandPaths(record.doc, ref.path)) {
-        if (!at.value || typeof at.value !== 'object') continue;
-        const target = findReferenced(this.model, this.store, ref, at.value as Record<string, unknown>);
-        if (target) links.push({ path: at.path, ref, target });
-      }
+    const targets = this.targetsOf(resource, record);
+    if (!targets.length) return;
+    for (const target of targets) {
+      let referrers = this.incoming.get(target);
+      if (!referrers) this.incoming.set(target, (referrers = this.keyMutable.has(target.resource) ? new Set() : new Map()));
+      if (referrers instanceof Set) referrers.add(record);
+      else referrers.set(record.resource, (referrers.get(record.resource) ?? 0) + 1);
     }
-    for (const d of resource.descriptors) {
-      for (const at of expandPaths(record.doc, d.path)) {
-        if (typeof at.value !== 'string') continue;
-        const target = findDescriptor(this.model, this.store, d.descriptor, at.value);
-        if (target) links.push({ path: at.path, target });
-      }
-    }
-    this.outgoing.set(record, links);
-    for (const l of links) {
-      let byReferrer = this.incoming.get(l.target);
-      if (!byReferrer) this.incoming.set(l.target, (byReferrer = new Map()));
-      (byReferrer.get(record) ?? byReferrer.set(record, []).get(record)!).push(l);
-    }
+    // slice(): an exact-length copy, without the spare capacity push() left behind.
+    this.outgoing.set(record, targets.length === 1 ? targets[0] : targets.slice());
   }
 
   remove(record: StoredRecord): void {
-    for (const l of this.outgoing.get(record) ?? []) {
-      const byReferrer = this.incoming.get(l.target);
-      byReferrer?.delete(record);
-      if (byReferrer && !byReferrer.size) this.incoming.delete(l.target);
+    const targets = this.outgoing.get(record);
+    if (targets === undefined) return;
+    for (const target of Array.isArray(targets) ? targets : [targets]) {
+      const referrers = this.incoming.get(target);
+      if (!referrers) continue;
+      if (referrers instanceof Set) referrers.delete(record);
+      else {
+        const n = (referrers.get(record.resource) ?? 0) - 1;
+        if (n > 0) referrers.set(record.resource, n);
+        else referrers.delete(record.resource);
+      }
+      if (!referrers.size) this.incoming.delete(target);
     }
     this.outgoing.delete(record);
   }
 
-  /** Records that reference the given one, with the paths they reference it at. */
-  referrers(record: StoredRecord): Map<StoredRecord, Link[]> {
-    return this.incoming.get(record) ?? new Map();
+  /** Names of the resources whose records reference the given one (dependent-item check). */
+  referringResources(target: StoredRecord): string[] {
+    const referrers = this.incoming.get(target);
+    if (!referrers) return [];
+    if (referrers instanceof Map) return [...referrers.keys()];
+    const names = new Set<string>();
+    for (const r of referrers) names.add(r.resource);
+    return [...names];
+  }
+
+  /** Records that reference the given one; known only for targets whose key can change. */
+  referrers(target: StoredRecord): ReadonlySet<StoredRecord> {
+    if (!this.keyMutable.has(target.resource)) throw new Error(`referrers of ${target.resource} are counted, not kept: its key cannot change`);
+    return (this.incoming.get(target) as Set<StoredRecord> | undefined) ?? NONE;
+  }
+
+  /** Whether the index links the referrer to the target (for invariant checks). */
+  knows(referrer: StoredRecord, target: StoredRecord): boolean {
+    const targets = this.outgoing.get(referrer);
+    return targets === target || (Array.isArray(targets) && targets.includes(target));
+  }
+
+  /** The paths at which `referrer` names `target`, resolved against the store as it is now. */
+  links(referrer: StoredRecord, target: StoredRecord): Link[] {
+    const out: Link[] = [];
+    const resource = this.model.byName.get(referrer.resource)!;
+    for (const ref of resource.references) {
+      for (const at of expandPaths(referrer.doc, ref.path)) {
+        if (at.value && typeof at.value === 'object' && findReferenced(this.model, this.store, ref, at.value as Record<string, unknown>) === target) out.push({ path: at.path, ref });
+      }
+    }
+    return out;
+  }
+
+  /** The distinct records a record's references and descriptor values name. */
+  private targetsOf(resource: CompiledResource, record: StoredRecord): StoredRecord[] {
+    const targets: StoredRecord[] = [];
+    // Linear de-duplication: a record names few distinct targets; a Set only for large ones.
+    let seen: Set<StoredRecord> | undefined;
+    const push = (t: StoredRecord | undefined) => {
+      if (!t) return;
+      if (seen) { if (!seen.has(t)) { seen.add(t); targets.push(t); } return; }
+      if (targets.includes(t)) return;
+      targets.push(t);
+      if (targets.length > 16) seen = new Set(targets);
+    };
+    for (const ref of resource.references) {
+      for (const at of expandPaths(record.doc, ref.path)) {
+        if (at.value && typeof at.value === 'object') push(findReferenced(this.model, this.store, ref, at.value as Record<string, unknown>));
+      }
+    }
+    for (const d of resource.descriptors) {
+      for (const at of expandPaths(record.doc, d.path)) {
+        if (typeof at.value === 'string') push(findDescriptor(this.model, this.store, d.descriptor, at.value));
+      }
+    }
+    return targets;
   }
 }
 
+const NONE: ReadonlySet<StoredRecord> = new Set();
+
+/**
+ * Resources whose natural key can change: updatable ones, and (to a fixed point) those whose
+ * identity includes a reference to one, since a cascade rewrites that reference.
+ */
+export function keyMutableResources(model: CompiledModel): Set<string> {
+  const mutable = new Set(model.resources.filter((r) => r.updatable).map((r) => r.name));
+  const targetMutable = (target: string) => mutable.has(target) || (model.abstracts.find((a) => a.name === target)?.members.some((m) => mutable.has(m.resource)) ?? false);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const r of model.resources) {
+      const inKey = (ref: CompiledReference) => r.identity.some((part) => part.path.startsWith(`${ref.path}.`));
+      if (mutable.has(r.name) || !r.references.some((ref) => inKey(ref) && targetMutable(ref.target))) continue;
+      mutable.add(r.name);
+      grew = true;
+    }
+  }
+  return mutable;
+}

@@ -3,7 +3,7 @@ import type { CompiledModel, CompiledResource } from '../../spec/model/compiled.
 import { getPath, setPath } from './json-path.js';
 import { keyValues, naturalKey } from './keys.js';
 import type { JournalEntry, Persistence, PersistedState } from './persistence.js';
-import { ReferenceIndex } from './references.js';
+import { ReferenceIndex, type Link } from './references.js';
 
 /** A stored record: the client's document plus the system members the API adds. */
 export interface StoredRecord {
@@ -310,6 +310,8 @@ export class DataStore {
     const oldDoc = record.doc;
     if (key !== record.key) {
       const oldKeyValues = keyValues(resource, record.doc);
+      // Where each referrer names this record, found while the old key still resolves to it.
+      const dependents = [...this.references.referrers(record)].map((r) => [r, this.references.links(r, record)] as const);
       c.byKey.delete(record.key);
       c.byKey.set(key, record);
       record.key = key;
@@ -321,7 +323,7 @@ export class DataStore {
       c.keyChanges.push(event);
       this.log({ t: 'put', r: resource.name, rec: record });
       this.log({ t: 'kc', r: resource.name, ev: event });
-      this.cascade(record);
+      this.cascade(record, dependents);
       return record;
     }
     record.doc = doc;
@@ -337,14 +339,14 @@ export class DataStore {
    * included; each changed record takes a new change version (and a key-change event when its
    * own key changed as a result).
    */
-  private cascade(target: StoredRecord): void {
-    for (const [referrer, links] of [...this.references.referrers(target)]) {
+  private cascade(target: StoredRecord, dependents: (readonly [StoredRecord, Link[]])[]): void {
+    const targetResource = this.model.byName.get(target.resource)!;
+    for (const [referrer, links] of dependents) {
       const resource = this.model.byName.get(referrer.resource)!;
       const doc = structuredClone(referrer.doc);
       for (const link of links) {
         if (!link.ref) continue;
         for (const m of link.ref.fields) {
-          const targetResource = this.model.byName.get(target.resource)!;
           const path = targetResource.educationOrganization && m.targetPath === '$.educationOrganizationId' ? `$.${targetResource.educationOrganization.idField}` : m.targetPath;
           setPath(doc, `${link.path}.${m.property}`, getPath(target.doc, path));
         }
@@ -372,8 +374,16 @@ export class DataStore {
   private stamp(record: StoredRecord): StoredRecord {
     record.changeVersion = ++this.version;
     record.etag = String(record.changeVersion);
-    record.lastModified = new Date().toISOString();
+    record.lastModified = this.now();
     return record;
+  }
+
+  /** The current time as an ISO string; records stamped in the same millisecond share it. */
+  private lastStamp = { ms: -1, iso: '' };
+  private now(): string {
+    const ms = Date.now();
+    if (ms !== this.lastStamp.ms) this.lastStamp = { ms, iso: new Date(ms).toISOString() };
+    return this.lastStamp.iso;
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { expandPaths } from '../../store/json-path.js';
 import { findDescriptor, findReferenced } from '../../store/references.js';
-import type { DataStore } from '../../store/store.js';
+import type { DataStore, StoredRecord } from '../../store/store.js';
 
 /**
  * Every reference and descriptor value of every record names an existing record, and the
@@ -15,7 +15,7 @@ export function referenceProblems(store: DataStore): string[] {
   const problems: string[] = [];
   for (const record of store.records()) {
     const resource = store.model.byName.get(record.resource)!;
-    const known = (target: Parameters<DataStore['references']['referrers']>[0]) => store.references.referrers(target).has(record);
+    const known = (target: StoredRecord) => store.references.knows(record, target) && store.references.referringResources(target).includes(record.resource);
     for (const ref of resource.references) {
       for (const at of expandPaths(record.doc, ref.path)) {
         if (!at.value || typeof at.value !== 'object') continue;
