@@ -4,7 +4,9 @@
  *   custom-full      bench/custom-start.ts with the full model and a document built from it
  *   custom-trimmed   bench/custom-start.ts with the five-resource model (bench/trimmed-model.ts)
  * Commands from the orchestrator (IPC): start, preload, sample, mem, cpu, profileStart,
- * profileStop, stop. Data is preloaded through DataStore.create/remove, never through HTTP.
+ * profileStop, stop. Data is preloaded through DataStore.create/remove, never through HTTP, after
+ * the store-side steps of the write path (descriptor spelling, reference resolution), so that
+ * preloaded records are held exactly as records written through the API.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -17,6 +19,7 @@ import {
   BENCH_CLIENT, ROSTER_CLIENT, DELETED_DAY_BASE, DESCRIPTOR_VALUES, RESOURCES, SCHOOLS, STUDENTS, descriptorDoc, schoolDoc, schoolId, ssaDoc, studentDoc, type NS,
 } from '../data.js';
 import { serve } from '../ipc.js';
+import { checkReferences, resolveDescriptors } from '../../reference/data-api/integrity.js';
 
 const mode = process.argv[2] ?? 'reference';
 
@@ -49,15 +52,24 @@ function res(name: string): CompiledResource {
   return r;
 }
 
+/** The write path minus HTTP, parsing and schema validation. */
+function write(resource: CompiledResource, doc: Record<string, unknown>): StoredRecord {
+  const { store, model } = running!;
+  const errors = resolveDescriptors(model, store, resource, doc);
+  if (Object.keys(errors).length) throw new Error(`preload: ${JSON.stringify(errors)}`);
+  checkReferences(model, store, resource, doc);
+  return store.create(resource, doc);
+}
+
 function loadBase(): number {
   const { store } = running!;
   let n = 0;
   for (const [descriptor, values] of Object.entries(DESCRIPTOR_VALUES) as [keyof typeof NS, string[]][]) {
     const r = res(`${descriptor}Descriptor`);
-    for (const v of values) { store.create(r, descriptorDoc(descriptor, v, store.nextDescriptorId())); n++; }
+    for (const v of values) { write(r, descriptorDoc(descriptor, v, store.nextDescriptorId())); n++; }
   }
-  for (let i = 0; i < SCHOOLS; i++) { store.create(res(RESOURCES.school), schoolDoc(i)); n++; }
-  for (let i = 0; i < STUDENTS; i++) { store.create(res(RESOURCES.student), studentDoc(i)); n++; }
+  for (let i = 0; i < SCHOOLS; i++) { write(res(RESOURCES.school), schoolDoc(i)); n++; }
+  for (let i = 0; i < STUDENTS; i++) { write(res(RESOURCES.student), studentDoc(i)); n++; }
   baseLoaded = true;
   return n;
 }
@@ -117,25 +129,35 @@ serve({
     const target = Number(msg.ssa ?? 0);
     const coll = store.collection(ssa.name);
     while (coll.byId.size < target) {
-      const rec = store.create(ssa, ssaDoc(nextK));
+      const rec = write(ssa, ssaDoc(nextK));
       idsByK[nextK++] = rec.id;
       created++;
     }
     const deletes = Number(msg.deletes ?? 0);
     while (deletesLoaded < deletes) {
-      const rec = store.create(ssa, ssaDoc(deletesLoaded++, DELETED_DAY_BASE));
+      const rec = write(ssa, ssaDoc(deletesLoaded++, DELETED_DAY_BASE));
       store.remove(ssa, rec);
     }
     return { created, ssaRecords: coll.byId.size, preloadedK: nextK, deletes: coll.deletes.length, elapsedMs: performance.now() - t0 };
   },
 
-  /** Random preloaded ids, records for PUT (id, k, etag) and change versions of deletes. */
+  /**
+   * Random preloaded ids, records for PUT (id, k, etag) and change versions of deletes. With
+   * `distinct`, the ids are drawn from that many distinct records only (a working set of fixed
+   * size, whatever the number of records stored).
+   */
   sample(msg) {
     const { store } = running!;
     const coll = store.collection(RESOURCES.ssa);
     const pick = () => Math.floor(Math.random() * nextK);
+    let pool: number[] | undefined;
+    if (msg.distinct !== undefined) {
+      const chosen = new Set<number>();
+      while (chosen.size < Math.min(Number(msg.distinct), nextK)) chosen.add(pick());
+      pool = [...chosen];
+    }
     const ids: string[] = [];
-    for (let i = 0; i < Number(msg.ids ?? 0); i++) ids.push(idsByK[pick()]);
+    for (let i = 0; i < Number(msg.ids ?? 0); i++) ids.push(idsByK[pool ? pool[Math.floor(Math.random() * pool.length)] : pick()]);
     const put: { id: string; k: number; etag: string }[] = [];
     const seen = new Set<number>();
     while (put.length < Math.min(Number(msg.put ?? 0), nextK)) {
