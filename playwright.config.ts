@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
-import { isEmbeddedReference, target } from './suites/_harness/target.js';
+import { isEmbeddedReference, loweredPageSizePort, target } from './suites/_harness/target.js';
 import { FLOWS_ENV, embeddedFlowServers, rosteringSelected } from './suites/rostering/_support/flows.js';
 
 /**
@@ -27,6 +27,27 @@ const rosteringFlows = isEmbeddedReference && !process.env[FLOWS_ENV] && !proces
       withExtraServers: rosteringSelected(process.argv),
     })
   : { defaultEnv: {}, servers: [] };
+
+// A second deployment whose host lowered the maximum page size (capability loweredPageSize of
+// the reference's target file): the same configuration, its own empty store.
+const lowered = target.capabilities?.loweredPageSize;
+const loweredServer = isEmbeddedReference && lowered && !process.argv.includes('--list')
+  ? [{
+      command: 'node --import tsx reference/main.ts --config reference/config/conformance.json',
+      url: `${lowered.baseUrl}/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
+      env: {
+        REFERENCE_PORT: String(loweredPageSizePort()),
+        ROSTERING_PORT: String(loweredPageSizePort() + 1),
+        REFERENCE_DATA_STORE: 'memory:default',
+        REFERENCE_PAGE_SIZE_LIMIT: String(lowered.pageSizeMaximum),
+      },
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+    }]
+  : [];
 
 export default defineConfig({
   testDir: './suites',
@@ -76,6 +97,6 @@ export default defineConfig({
         },
         stdout: 'ignore' as const,
         stderr: 'pipe' as const,
-      }))]
+      })), ...loweredServer]
     : undefined,
 });

@@ -56,6 +56,9 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     }
   }
   config = { ...config, ...overrides };
+  // REFERENCE_PAGE_SIZE_LIMIT lets a harness start a deployment with a lowered maximum page size
+  // from the same file; it is validated like the file's value.
+  if (process.env.REFERENCE_PAGE_SIZE_LIMIT) config.pageSizeLimit = Number(process.env.REFERENCE_PAGE_SIZE_LIMIT);
   if (!validate(config)) {
     const why = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
     throw new ConfigError(`invalid configuration${file ? ` ${file}` : ''}: ${why}`);

@@ -15,6 +15,14 @@ export interface ResolvedTarget extends Target {
   dataRoot: string;
 }
 
+/**
+ * Port of the embedded reference's second deployment, the one with a lowered maximum page size:
+ * REFERENCE_PORT + 8 (the rostering flows take + 2 to + 7), 18088 by default.
+ */
+export function loweredPageSizePort(): number {
+  return (process.env.REFERENCE_PORT ? Number(process.env.REFERENCE_PORT) : 18080) + 8;
+}
+
 export function loadTarget(file = targetFile): ResolvedTarget {
   const raw = JSON.parse(readFileSync(file, 'utf8')) as Target;
   const schema = JSON.parse(readFileSync(new URL('../../spec/schemas/target.schema.json', import.meta.url), 'utf8')) as object;
@@ -23,6 +31,8 @@ export function loadTarget(file = targetFile): ResolvedTarget {
   // The embedded reference may be placed on another port (REFERENCE_PORT) so runs can coexist.
   if (file === DEFAULT_TARGET && process.env.REFERENCE_PORT) {
     raw.dataApi.baseUrl = raw.dataApi.baseUrl.replace(/:\d+\//, `:${process.env.REFERENCE_PORT}/`);
+    const lowered = raw.capabilities?.loweredPageSize;
+    if (lowered) lowered.baseUrl = lowered.baseUrl.replace(/:\d+\//, `:${loweredPageSizePort()}/`);
   }
   const dataApi = {
     namespaceSegment: 'core',

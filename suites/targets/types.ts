@@ -123,4 +123,18 @@ export interface Capabilities {
    * `_ext.<name>` with these `fields`. Default: `credential` with `_ext.conformance: { note }`.
    */
   extension?: { resource: string; name: string; fields: Record<string, unknown> };
+  /**
+   * A second deployment of the same API whose host lowered the maximum page size below 500
+   * (seed Limits: `defaultPageSizeLimit`), for targets that themselves keep the default. The
+   * primary client's credentials must work there. `baseUrl` is its `{base_url}`.
+   */
+  loweredPageSize?: {
+    baseUrl: string;
+    /**
+     * @TJS-type integer
+     * @minimum 1
+     * @maximum 499
+     */
+    pageSizeMaximum: number;
+  };
 }
