@@ -71,7 +71,7 @@ test.describe('rostering resources', () => {
     }
   });
 
-  test('every reference names a record that its href serves', rule('roster.roster-resources.single-envelope'), async ({ request, world }) => {
+  test('every reference names a record that its href serves', rule('roster.roster-resources.href-integrity', 'roster.roster-resources.single-envelope'), async ({ request, world }) => {
     const token = await craftToken(request, { orgs: [world.sea] });
     const singleKeys: Record<string, string> = { academicSession: 'academicSession', class: 'class', course: 'course', org: 'org', user: 'user' };
     const seen = new Map<string, string>();
@@ -92,7 +92,7 @@ test.describe('rostering resources', () => {
     }
   });
 
-  test('maps the core data the data API holds: organizations, sessions, classes, courses, people and enrollments', rule('roster.roster-resources.no-refresh-delay', 'roster.roster-resources.resource-list'), async ({ request, world }) => {
+  test('maps the core data the data API holds: organizations, sessions, classes, courses, people and enrollments', rule('roster.roster-resources.data-api-mapping', 'roster.roster-resources.no-refresh-delay', 'roster.roster-resources.resource-list'), async ({ request, world }) => {
     const token = await craftToken(request, { orgs: [world.sea] });
     const orgs = await list(request, 'orgs', token, 'orgs');
     const orgOf = (id: number) => orgs.find((o) => o.identifier === String(id))!;
