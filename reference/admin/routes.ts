@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Settings } from '../config/load.js';
+import { InjectedFault } from '../http/boundary.js';
 import { Problem } from '../http/problems.js';
 import { verifySecret } from '../security/secrets.js';
 import type { DataStore } from '../store/store.js';
@@ -35,7 +36,7 @@ export function adminRoutes(router: Router, settings: Settings, store: DataStore
   // Fault injection: lets a suite see the body of a 500 (decisions #7) on demand.
   router.post('/admin/fault', (ctx) => {
     guard(ctx);
-    throw new Error('fault injected through /admin/fault');
+    throw new InjectedFault('fault injected through /admin/fault');
   });
   router.get('/admin/digest', (ctx) => {
     guard(ctx);

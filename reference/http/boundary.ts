@@ -14,7 +14,11 @@ export async function errorBoundary(ctx: Context, next: Next): Promise<void> {
     await next();
   } catch (err) {
     if (err instanceof Problem) return sendProblem(ctx, err);
-    console.error(`[${ctx.state.correlationId}] ${ctx.method} ${ctx.path}:`, err);
+    // An injected fault is expected: one line, not a stack trace that reads like a defect.
+    console.error(`[${ctx.state.correlationId}] ${ctx.method} ${ctx.path}:`, err instanceof InjectedFault ? err.message : err);
     sendProblem(ctx, new Problem('system'));
   }
 }
+
+/** An error thrown on purpose (the fault-injection hook): handled like any other, logged briefly. */
+export class InjectedFault extends Error {}
