@@ -61,8 +61,12 @@ const CONFIG = {
   timeBudgetSeconds: argv.includes('--no-budget') || argv.some((a) => a.startsWith('--profile')) ? Infinity : CONFIG_BASE.timeBudgetSeconds,
 };
 
-/** Server children run with the young-generation size `npm start` uses; BENCH_SERVER_FLAGS adds more (e.g. --trace-gc). */
-const SERVER_FLAGS = ['--expose-gc', '--max-old-space-size=8192', '--max-semi-space-size=64', ...(process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean)];
+/**
+ * Server children run with the V8 flags `npm start` uses (young-generation size, GC on the main
+ * thread); baselines get the same GC flags. BENCH_SERVER_FLAGS adds more (e.g. --trace-gc).
+ */
+const GC_FLAGS = ['--max-semi-space-size=64', '--single-threaded-gc'];
+const SERVER_FLAGS = ['--expose-gc', '--max-old-space-size=8192', ...GC_FLAGS, ...(process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean)];
 const PROFILE_DIR = `${ROOT}reports/bench-profiles`;
 
 // ---- state ---------------------------------------------------------------------------------
@@ -95,7 +99,7 @@ interface Started {
 
 function spawnServer(kind: ServerKind, env: NodeJS.ProcessEnv = {}): Child {
   const child = kind === 'raw' || kind === 'koa'
-    ? new Child(kind, './servers/baseline.ts', { args: [kind], cpu: SERVER_CPU })
+    ? new Child(kind, './servers/baseline.ts', { args: [kind], execArgv: GC_FLAGS, cpu: SERVER_CPU })
     : new Child(kind, './servers/reference.ts', { args: [kind], execArgv: SERVER_FLAGS, cpu: SERVER_CPU, env });
   children.push(child);
   return child;
