@@ -39,6 +39,7 @@ const loweredServer = isEmbeddedReference && lowered && !process.argv.includes('
       timeout: 60_000,
       gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
       env: {
+        REFERENCE_ISSUER_PRIVATE_KEY_PEM: process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM ?? '',
         REFERENCE_PORT: String(loweredPageSizePort()),
         ROSTERING_PORT: String(loweredPageSizePort() + 1),
         REFERENCE_DATA_STORE: 'memory:default',

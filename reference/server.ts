@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Document } from 'openapi-backend';
 import { operationIds } from '../spec/generate/openapi-data.js';
 import { model } from '../spec/model/index.js';
@@ -42,25 +42,37 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
   if (settings.demoData && !store.newestChangeVersion) loadDemoData(model, store);
 
   const host = settings.host;
+  // The ports listen before the apps exist (the issuer names the data API's URL, port included,
+  // and the rostering audience its own), so each server holds early requests until its app is set.
   const dataServer = await listen(settings.port, host);
   const dataPort = (dataServer.address() as AddressInfo).port;
   const dataApiBaseUrl = `http://${host}:${dataPort}${settings.basePath}`;
-  const rosteringServer = await listen(settings.rosteringPort, host);
-  const rosteringBaseUrl = `http://${host}:${(rosteringServer.address() as AddressInfo).port}`;
-  const issuer = await Issuer.create({
-    issuer: settings.issuer.issuer ?? dataApiBaseUrl,
-    audience: settings.issuer.audience ?? rosteringBaseUrl,
-    ...(settings.issuer.privateKeyPem ? { privateKeyPem: settings.issuer.privateKeyPem } : {}),
-  });
-  // One set of admin databases for both servers: the same token resolves the same store.
-  const admins = new AdminDatabases(settings.dataStore);
-  const instances = new InstanceResolver(settings, stores, admins);
-  const app = createDataApiApp({ settings, model, store, validator, issuer, document, version, instances });
-  dataServer.on('request', app.callback());
-  // The rostering service verifies the issuer's tokens with its public key; its environment
-  // variables (seed) default to the issuer's values and may be set in the process environment.
-  const rostering = await createRosteringService({ env: inProcessEnv(issuer), stores, admins, defaultStore: settings.dataStore });
-  rosteringServer.on('request', rostering.app.callback());
+  // A start-up that fails after listening closes what it opened (held requests included).
+  const servers: HoldingServer[] = [dataServer];
+  let rosteringBaseUrl: string;
+  let issuer: Issuer;
+  try {
+    const rosteringServer = await listen(settings.rosteringPort, host);
+    servers.push(rosteringServer);
+    rosteringBaseUrl = `http://${host}:${(rosteringServer.address() as AddressInfo).port}`;
+    issuer = await Issuer.create({
+      issuer: settings.issuer.issuer ?? dataApiBaseUrl,
+      audience: settings.issuer.audience ?? rosteringBaseUrl,
+      ...(settings.issuer.privateKeyPem ? { privateKeyPem: settings.issuer.privateKeyPem } : {}),
+    });
+    // One set of admin databases for both servers: the same token resolves the same store.
+    const admins = new AdminDatabases(settings.dataStore);
+    const instances = new InstanceResolver(settings, stores, admins);
+    const app = createDataApiApp({ settings, model, store, validator, issuer, document, version, instances });
+    dataServer.handle(app.callback());
+    // The rostering service verifies the issuer's tokens with its public key; its environment
+    // variables (seed) default to the issuer's values and may be set in the process environment.
+    const rostering = await createRosteringService({ env: inProcessEnv(issuer), stores, admins, defaultStore: settings.dataStore });
+    rosteringServer.handle(rostering.app.callback());
+  } catch (err) {
+    await closeAll(servers);
+    throw err;
+  }
 
   // Compile the remaining validators after start-up, one per tick (a few ms each, so requests
   // interleave with it), so the first request
@@ -80,15 +92,26 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
     stores,
     issuer,
     close: async () => {
-      await Promise.all([dataServer, rosteringServer].map((s) => new Promise<void>((resolve) => { s.closeAllConnections(); s.close(() => resolve()); })));
+      await closeAll(servers);
       await stores.flush();
     },
   };
 }
 
-async function listen(port: number, host: string): Promise<Server> {
+const closeAll = (servers: Server[]) => Promise.all(servers.map((s) => new Promise<void>((resolve) => { s.closeAllConnections(); s.close(() => resolve()); })));
+
+/** A listening server whose request handler is set later; requests that arrive before it wait. */
+interface HoldingServer extends Server { handle(listener: RequestListener): void }
+
+async function listen(port: number, host: string): Promise<HoldingServer> {
   const { createServer } = await import('node:http');
-  const server = createServer();
+  let target: RequestListener | undefined;
+  const held: [IncomingMessage, ServerResponse][] = [];
+  const server = createServer((req, res) => (target ? target(req, res) : held.push([req, res]))) as HoldingServer;
+  server.handle = (listener) => {
+    target = listener;
+    for (const [req, res] of held.splice(0)) listener(req, res);
+  };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { test } from 'node:test';
+import { startChildReference } from '../../tools/child-reference.js';
+
+/**
+ * A request that reaches the reference while it is still starting (its port already listens:
+ * the issuer's URL needs the port, so the app is built after listen) is answered once the app
+ * is ready, never left hanging. A readiness probe such as Playwright's webServer check polls
+ * exactly then; a hanging first request made it time out.
+ */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+test('the first request, sent as soon as the port listens, is answered', async () => {
+  const port = await freePort();
+  // No issuer key in the configuration: generating one widens the start-up window.
+  const starting = startChildReference({ config: { port, clients: [{ key: 'k', secret: 's' }] } });
+  const url = `http://127.0.0.1:${port}/v7.3/api/`;
+  let answered: Response | undefined;
+  let failure: string | undefined;
+  const deadline = Date.now() + 30_000;
+  while (!answered && !failure && Date.now() < deadline) {
+    try {
+      answered = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string } }).cause;
+      // Not listening yet: try again at once. Anything else (a timeout) is the defect.
+      if (cause?.code === 'ECONNREFUSED') await new Promise((r) => setTimeout(r, 1));
+      else failure = `the request sent during start-up was not answered: ${(err as Error).message}`;
+    }
+  }
+  const child = await starting;
+  await child.stop();
+  assert.equal(failure, undefined);
+  assert.ok(answered, 'the reference listened within 30 s');
+  assert.equal(answered.status, 200);
+});
