@@ -28,26 +28,32 @@ const rosteringFlows = isEmbeddedReference && !process.env[FLOWS_ENV] && !proces
     })
   : { defaultEnv: {}, servers: [] };
 
+/**
+ * One more reference process beside the main one, on its own ports and empty in-memory store,
+ * signing with the run's issuer key; `url` answers once it is ready.
+ */
+const siblingServer = (url: string, dataPort: number, rosteringPort: number, env: Record<string, string>) => ({
+  command: 'node --import tsx reference/main.ts --config reference/config/conformance.json',
+  url,
+  reuseExistingServer: false,
+  timeout: 60_000,
+  gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
+  env: {
+    REFERENCE_ISSUER_PRIVATE_KEY_PEM: process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM ?? '',
+    REFERENCE_PORT: String(dataPort),
+    ROSTERING_PORT: String(rosteringPort),
+    REFERENCE_DATA_STORE: 'memory:default',
+    ...env,
+  },
+  stdout: 'ignore' as const,
+  stderr: 'pipe' as const,
+});
+
 // A second deployment whose host lowered the maximum page size (capability loweredPageSize of
-// the reference's target file): the same configuration, its own empty store.
+// the reference's target file).
 const lowered = target.capabilities?.loweredPageSize;
 const loweredServer = isEmbeddedReference && lowered && !process.argv.includes('--list')
-  ? [{
-      command: 'node --import tsx reference/main.ts --config reference/config/conformance.json',
-      url: `${lowered.baseUrl}/`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
-      env: {
-        REFERENCE_ISSUER_PRIVATE_KEY_PEM: process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM ?? '',
-        REFERENCE_PORT: String(loweredPageSizePort()),
-        ROSTERING_PORT: String(loweredPageSizePort() + 1),
-        REFERENCE_DATA_STORE: 'memory:default',
-        REFERENCE_PAGE_SIZE_LIMIT: String(lowered.pageSizeMaximum),
-      },
-      stdout: 'ignore' as const,
-      stderr: 'pipe' as const,
-    }]
+  ? [siblingServer(`${lowered.baseUrl}/`, loweredPageSizePort(), loweredPageSizePort() + 1, { REFERENCE_PAGE_SIZE_LIMIT: String(lowered.pageSizeMaximum) })]
   : [];
 
 export default defineConfig({
@@ -83,21 +89,6 @@ export default defineConfig({
         },
         stdout: 'ignore' as const,
         stderr: 'pipe' as const,
-      }, ...rosteringFlows.servers.map((s) => ({
-        command: 'node --import tsx reference/main.ts --config reference/config/conformance.json',
-        url: `http://127.0.0.1:${s.rosteringPort}/health-check`,
-        reuseExistingServer: false,
-        timeout: 60_000,
-        gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
-        env: {
-          REFERENCE_ISSUER_PRIVATE_KEY_PEM: process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM ?? '',
-          REFERENCE_PORT: String(s.dataPort),
-          ROSTERING_PORT: String(s.rosteringPort),
-          REFERENCE_DATA_STORE: 'memory:default',
-          ...s.env,
-        },
-        stdout: 'ignore' as const,
-        stderr: 'pipe' as const,
-      })), ...loweredServer]
+      }, ...rosteringFlows.servers.map((s) => siblingServer(`http://127.0.0.1:${s.rosteringPort}/health-check`, s.dataPort, s.rosteringPort, s.env)), ...loweredServer]
     : undefined,
 });

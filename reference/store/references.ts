@@ -75,8 +75,7 @@ export class ReferenceIndex {
       if (referrers instanceof Set) referrers.add(record);
       else referrers.set(record.resource, (referrers.get(record.resource) ?? 0) + 1);
     }
-    // slice(): an exact-length copy, without the spare capacity push() left behind.
-    this.outgoing.set(record, targets.length === 1 ? targets[0] : targets.slice());
+    this.outgoing.set(record, targets.length === 1 ? targets[0] : targets);
   }
 
   remove(record: StoredRecord): void {
@@ -118,41 +117,34 @@ export class ReferenceIndex {
     return targets === target || (Array.isArray(targets) && targets.includes(target));
   }
 
-  /** The paths at which `referrer` names `target`, resolved against the store as it is now. */
+  /** The paths at which `referrer` names `target` through a reference, resolved against the store as it is now. */
   links(referrer: StoredRecord, target: StoredRecord): Link[] {
     const out: Link[] = [];
-    const resource = this.model.byName.get(referrer.resource)!;
-    for (const ref of resource.references) {
-      for (const at of expandPaths(referrer.doc, ref.path)) {
-        if (at.value && typeof at.value === 'object' && findReferenced(this.model, this.store, ref, at.value as Record<string, unknown>) === target) out.push({ path: at.path, ref });
-      }
-    }
+    this.visit(this.model.byName.get(referrer.resource)!, referrer, (named, path, ref) => { if (named === target && ref) out.push({ path, ref }); });
     return out;
   }
 
-  /** The distinct records a record's references and descriptor values name. */
+  /** The distinct records a record's references and descriptor values name (an exact-length array). */
   private targetsOf(resource: CompiledResource, record: StoredRecord): StoredRecord[] {
-    const targets: StoredRecord[] = [];
-    // Linear de-duplication: a record names few distinct targets; a Set only for large ones.
-    let seen: Set<StoredRecord> | undefined;
-    const push = (t: StoredRecord | undefined) => {
-      if (!t) return;
-      if (seen) { if (!seen.has(t)) { seen.add(t); targets.push(t); } return; }
-      if (targets.includes(t)) return;
-      targets.push(t);
-      if (targets.length > 16) seen = new Set(targets);
-    };
+    const targets = new Set<StoredRecord>();
+    this.visit(resource, record, (named) => targets.add(named));
+    return [...targets];
+  }
+
+  /** Calls `found` for every reference and descriptor value of a record that names a stored record. */
+  private visit(resource: CompiledResource, record: StoredRecord, found: (target: StoredRecord, path: string, ref?: CompiledReference) => void): void {
     for (const ref of resource.references) {
       for (const at of expandPaths(record.doc, ref.path)) {
-        if (at.value && typeof at.value === 'object') push(findReferenced(this.model, this.store, ref, at.value as Record<string, unknown>));
+        const target = at.value && typeof at.value === 'object' ? findReferenced(this.model, this.store, ref, at.value as Record<string, unknown>) : undefined;
+        if (target) found(target, at.path, ref);
       }
     }
     for (const d of resource.descriptors) {
       for (const at of expandPaths(record.doc, d.path)) {
-        if (typeof at.value === 'string') push(findDescriptor(this.model, this.store, d.descriptor, at.value));
+        const target = typeof at.value === 'string' ? findDescriptor(this.model, this.store, d.descriptor, at.value) : undefined;
+        if (target) found(target, at.path);
       }
     }
-    return targets;
   }
 }
 
