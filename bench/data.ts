@@ -56,7 +56,7 @@ export function schoolDoc(i: number): Record<string, unknown> {
   return {
     schoolId: schoolId(i),
     nameOfInstitution: `Benchmark High School ${i}`,
-    categories: [{ educationOrganizationCategoryDescriptor: `${NS.educationOrganizationCategory}#School` }],
+    educationOrganizationCategories: [{ educationOrganizationCategoryDescriptor: `${NS.educationOrganizationCategory}#School` }],
     gradeLevels: GRADE_LEVELS.map((g) => ({ gradeLevelDescriptor: `${NS.gradeLevel}#${g}` })),
   };
 }

@@ -7,10 +7,7 @@
 import type { AbstractDef, Field, Fields, ResourceDef } from '../spec/model/dsl.js';
 import type { CompiledModel } from '../spec/model/compiled.js';
 import { compileModel } from '../spec/model/compile.js';
-import { studentSchoolAssociation } from '../spec/model/resources/enrollment.js';
-import { student } from '../spec/model/resources/people.js';
-import { educationOrganization, school, schoolYearType } from '../spec/model/resources/education-organizations.js';
-import { calendar } from '../spec/model/resources/school-calendar.js';
+import { definitions } from '../spec/model/index.js';
 
 export const TRIMMED_RESOURCES = ['studentSchoolAssociation', 'student', 'school', 'calendar', 'schoolYearType'];
 
@@ -50,9 +47,10 @@ function trimFields(fields: Fields, keep: Set<string>, descriptors: Set<string>,
 
 export function trimmedModel(): { model: CompiledModel; defs: ResourceDef[]; descriptorNames: string[] } {
   const keep = new Set(TRIMMED_RESOURCES);
-  const core = studentSchoolAssociation;
+  const def = (name: string) => definitions.defs.find((d) => d.name === name)!;
+  const core = def('studentSchoolAssociation');
   const descriptors = descriptorsOf(core.fields, new Set());
-  const others = [student, school, calendar, schoolYearType].map((def): ResourceDef => {
+  const others = ['student', 'school', 'calendar', 'schoolYearType'].map(def).map((def): ResourceDef => {
     const fields = trimFields(def.fields, keep, descriptors, def.name);
     const trimmed: ResourceDef = { ...def, fields };
     if (def.educationOrganization) {
@@ -61,7 +59,7 @@ export function trimmedModel(): { model: CompiledModel; defs: ResourceDef[]; des
     return trimmed;
   });
   const defs = [core, ...others].sort((a, b) => a.name.localeCompare(b.name));
-  const abstracts: AbstractDef[] = [educationOrganization];
+  const abstracts: AbstractDef[] = definitions.abstracts.filter((a) => a.name === 'educationOrganization');
   const descriptorNames = [...descriptors].sort();
   return { model: compileModel(defs, abstracts, descriptorNames), defs, descriptorNames };
 }

@@ -71,7 +71,7 @@ export function loadDemoData(model: CompiledModel, store: DataStore): { records:
   const schools = [[255901001, 'Grand Bend High School', 255901], [255901107, 'Grand Bend Middle School', 255901], [255902001, 'Riverside High School', 255902]] as const;
   for (const [i, [id, name, lea]] of schools.entries()) {
     create('school', i, {
-      schoolId: id, nameOfInstitution: name, categories: categories('School'),
+      schoolId: id, nameOfInstitution: name, educationOrganizationCategories: categories('School'),
       gradeLevels: [{ gradeLevelDescriptor: desc('gradeLevel', i === 1 ? 'Sixth grade' : 'Ninth grade') }, { gradeLevelDescriptor: desc('gradeLevel', 'Tenth grade') }],
       localEducationAgencyReference: { localEducationAgencyId: lea },
     });

@@ -1,4 +1,4 @@
-import type { Field, Fields } from '../model/dsl.js';
+import type { Field, Fields, ScalarField } from '../model/dsl.js';
 import type { CompiledModel, CompiledResource, ValueKind } from '../model/compiled.js';
 
 /** OpenAPI 3.0 schema objects for model fields, carrying the seed's `x-Core-*` extensions. */
@@ -7,6 +7,8 @@ export type Schema = Record<string, unknown>;
 export const DESCRIPTOR_MAX_LENGTH = 306;
 /** Natural-key strings must not start or end with white space (seed Conventions). */
 export const IDENTITY_STRING_PATTERN = '^(?!\\s)(.*\\S)$';
+/** A required string holds more than white space (upstream: "is required and should not be left empty."). */
+export const REQUIRED_STRING_PATTERN = '\\S';
 
 export const schemaName = (resourceName: string) => `core_${resourceName}`;
 export const referenceSchemaName = (target: string) => `core_${target}Reference`;
@@ -50,12 +52,30 @@ export function fieldSchema(f: Field): Schema {
       if (f.kind === 'string') {
         if (f.maxLength !== undefined) s.maxLength = f.maxLength;
         if (f.minLength !== undefined) s.minLength = f.minLength;
-        if (f.identity) s.pattern = IDENTITY_STRING_PATTERN;
+        if (f.identity || f.keyString) s.pattern = IDENTITY_STRING_PATTERN;
+        else if (f.required && !f.readOnly) s.pattern = REQUIRED_STRING_PATTERN;
       }
+      Object.assign(s, numericBounds(f));
       if (f.readOnly) s.readOnly = true;
       return flags(f, s);
     }
   }
+}
+
+/**
+ * Inclusive bounds of a number: the data standard's own, narrowed by a decimal's precision
+ * (totalDigits 5, fractionDigits 2 → -999.99 … 999.99, as upstream validates).
+ */
+export function numericBounds(f: ScalarField): { minimum?: number; maximum?: number } {
+  let min = f.minimum;
+  let max = f.maximum;
+  if (f.totalDigits !== undefined) {
+    const fraction = f.fractionDigits ?? 0;
+    const limit = Number((10 ** (f.totalDigits - fraction) - 10 ** -fraction).toFixed(fraction));
+    min = Math.max(min ?? -limit, -limit);
+    max = Math.min(max ?? limit, limit);
+  }
+  return { ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}) };
 }
 
 export function objectSchema(fields: Fields): Schema {

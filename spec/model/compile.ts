@@ -1,4 +1,4 @@
-import type { AbstractDef, Field, Fields, ResourceDef } from './dsl.js';
+import type { AbstractDef, Field, Fields, ReferenceField, ResourceDef } from './dsl.js';
 import type {
   CollectionIdentity, CompiledAbstract, CompiledModel, CompiledReference, CompiledResource, EqualityConstraint,
   KeyPart, QueryField, ReferenceFieldMapping, SecurableElements,
@@ -16,8 +16,9 @@ export function descriptorResource(name: string): ResourceDef {
     description: `The ${pascal(name)} descriptor: a namespace-qualified code value.`,
     fields: {
       [`${name}DescriptorId`]: { kind: 'int32', identity: true, readOnly: true, description: 'Server assigned.' },
-      codeValue: { kind: 'string', maxLength: 50, required: true },
-      namespace: { kind: 'string', maxLength: 255, required: true },
+      // Minimum lengths: upstream's (the seed states only the maxima).
+      codeValue: { kind: 'string', maxLength: 50, minLength: 1, required: true, keyString: true },
+      namespace: { kind: 'string', maxLength: 255, minLength: 5, required: true, keyString: true },
       shortDescription: { kind: 'string', maxLength: 75, required: true },
       description: { kind: 'string', maxLength: 1024, nullable: true },
       effectiveBeginDate: { kind: 'date', nullable: true, description: 'When omitted the descriptor is effective immediately.' },
@@ -45,12 +46,12 @@ export function compileModel(defs: ResourceDef[], abstractDefs: AbstractDef[], d
     const cached = shapeCache.get(target);
     if (cached) return cached;
     const abstract = abstractByName.get(target);
-    if (abstract) {
+    if (abstract && !abstract.fields) {
       const shape = abstract.identity.map((n) => ({ property: n, queryName: n, targetPath: `$.${n}`, kind: abstract.identityKinds[n] }));
       shapeCache.set(target, shape);
       return shape;
     }
-    const def = defByName.get(target);
+    const def = defByName.get(target) ?? (abstract ? { name: abstract.name, fields: abstract.fields! } : undefined);
     if (!def) throw new ModelError(`unknown reference target '${target}'`);
     if (inProgress.has(target)) throw new ModelError(`identity of '${target}' refers to itself`);
     inProgress.add(target);
@@ -75,7 +76,7 @@ export function compileModel(defs: ResourceDef[], abstractDefs: AbstractDef[], d
       if (!f.identity) continue;
       if (f.kind === 'reference') {
         for (const m of referenceShape(f.target)) {
-          const qn = f.queryNames?.[m.property] ?? m.queryName;
+          const qn = queryNameOf(name, f, m.property);
           if (!parts.some((p) => p.name === qn)) parts.push({ name: qn, path: `$.${name}.${m.property}`, kind: m.kind, ...(m.descriptor ? { descriptor: m.descriptor } : {}) });
         }
       } else if (f.kind === 'descriptor') {
@@ -115,7 +116,7 @@ export function compileModel(defs: ResourceDef[], abstractDefs: AbstractDef[], d
             if (level) push(level, name, path);
             break;
           case 'reference': {
-            const shape = referenceShape(f.target).map((m) => ({ ...m, queryName: f.queryNames?.[m.property] ?? m.queryName }));
+            const shape = referenceShape(f.target).map((m) => ({ ...m, queryName: queryNameOf(name, f, m.property) }));
             for (const qn of Object.keys(f.queryNames ?? {})) {
               if (!shape.some((m) => m.property === qn)) throw new ModelError(`${where}.${name}: renames '${qn}', which '${f.target}' references do not have`);
             }
@@ -206,7 +207,13 @@ export function compileModel(defs: ResourceDef[], abstractDefs: AbstractDef[], d
       queryFields,
       securable,
       deprecated,
-      ...(def.educationOrganization ? { educationOrganization: { idField: def.educationOrganization.idField, parents: (def.educationOrganization.parents ?? []).map((p) => `$.${p}`) } } : {}),
+      ...(def.educationOrganization ? {
+        educationOrganization: {
+          idField: def.educationOrganization.idField,
+          parents: (def.educationOrganization.parents ?? []).map((p) => `$.${p}`),
+          categories: categoriesMember(def.fields),
+        },
+      } : {}),
       ...(def.person ? { person: def.person } : {}),
       ...(def.relationship ? { relationship: def.relationship } : {}),
       ...(def.description ? { description: def.description } : {}),
@@ -216,10 +223,13 @@ export function compileModel(defs: ResourceDef[], abstractDefs: AbstractDef[], d
   const abstracts: CompiledAbstract[] = abstractDefs.map((a) => ({
     name: a.name,
     resourceName: pascal(a.name),
-    identity: a.identity.map((n) => ({ name: n, path: `$.${n}`, kind: a.identityKinds[n] })),
-    members: resources
-      .filter((r) => a.name === 'educationOrganization' && r.educationOrganization)
-      .map((r) => ({ resource: r.name, fieldFor: { educationOrganizationId: r.educationOrganization!.idField } })),
+    identity: a.fields
+      ? identityOf({ name: a.name, fields: a.fields }).map(({ name, path, kind }) => ({ name, path, kind }))
+      : a.identity.map((n) => ({ name: n, path: `$.${n}`, kind: a.identityKinds[n] })),
+    // A named identity is played by each member's own id field; a flattened one is shared.
+    members: all
+      .filter((d) => d.base === a.name || (a.name === 'educationOrganization' && d.educationOrganization))
+      .map((d) => ({ resource: d.name, fieldFor: a.fields ? {} : { [a.identity[0]]: d.educationOrganization?.idField ?? a.identity[0] } })),
   }));
 
   for (const r of resources) {
@@ -239,6 +249,26 @@ export function compileModel(defs: ResourceDef[], abstractDefs: AbstractDef[], d
     byEndpoint.set(key, r);
   }
   return { resources, abstracts, byName, byEndpoint, descriptorNames: [...descriptorNames] };
+}
+
+/**
+ * The name a reference field plays in the document (query parameter, key unification): the
+ * model's explicit name, else the role prefix of a role-named reference
+ * (`parentLocalEducationAgencyReference` → `parentLocalEducationAgencyId`) unless the field
+ * already carries it, else the field's own name.
+ */
+function queryNameOf(fieldName: string, f: ReferenceField, property: string): string {
+  const explicit = f.queryNames?.[property];
+  if (explicit) return explicit;
+  const suffix = `${pascal(f.target)}Reference`;
+  const role = fieldName.endsWith(suffix) ? fieldName.slice(0, -suffix.length) : '';
+  if (!role || property.startsWith(role)) return property;
+  return role + pascal(property);
+}
+
+/** The collection of education organization categories (`categories`, School's `educationOrganizationCategories`). */
+function categoriesMember(fields: Fields): string | undefined {
+  return Object.entries(fields).find(([, f]) => f.kind === 'collection' && 'educationOrganizationCategoryDescriptor' in f.item)?.[0];
 }
 
 function push(map: Map<string, string[]>, name: string, path: string) {

@@ -89,7 +89,12 @@ export interface CompiledResource {
   securable: SecurableElements;
   deprecated: { path: string; reason: string }[];
   /** Education organization member facts (id field and parent reference paths). */
-  educationOrganization?: { idField: string; parents: string[] };
+  educationOrganization?: {
+    idField: string;
+    parents: string[];
+    /** The member holding its categories: `categories`, or School's `educationOrganizationCategories`. */
+    categories?: string;
+  };
   person?: PersonKind;
   relationship?: { person: PersonKind; via: string };
   description?: string;

@@ -26,6 +26,14 @@ export interface ScalarField extends FieldFlags {
   /** Strings only. */
   maxLength?: number;
   minLength?: number;
+  /** Numbers: inclusive bounds (the data standard's minInclusive / maxInclusive). */
+  minimum?: number;
+  maximum?: number;
+  /** Decimals: the data standard's precision; the range follows from it. */
+  totalDigits?: number;
+  fractionDigits?: number;
+  /** Part of the natural key without the identity flag (descriptors' namespace and codeValue). */
+  keyString?: boolean;
   /** Server-assigned (never accepted from a client, e.g. descriptor ids). */
   readOnly?: boolean;
 }
@@ -74,6 +82,8 @@ export interface ResourceDef {
   name: string;
   /** Plural endpoint name; defaults to `name + 's'`. */
   plural?: string;
+  /** The abstract supertype this resource is a member of (`educationOrganization`). */
+  base?: string;
   fields: Fields;
   /** PUT may change the natural key, cascading into referencing records (x-Core-isUpdatable). */
   updatable?: boolean;
@@ -97,12 +107,17 @@ export interface ResourceDef {
   description?: string;
 }
 
-/** An abstract resource: a reference target with no endpoint of its own. */
+/**
+ * An abstract resource: a reference target with no endpoint of its own. Its identity is either
+ * named (`educationOrganizationId`, played by each member's own id field) or, with `fields`,
+ * flattened from its identity members like a resource's (shared by its members).
+ */
 export interface AbstractDef {
   name: string;
   /** Identity field names, e.g. `['educationOrganizationId']`. */
   identity: string[];
   identityKinds: Record<string, ScalarKind>;
+  fields?: Fields;
 }
 
 // ---- builders -----------------------------------------------------------------------------

@@ -2,6 +2,7 @@ import { expect } from '@playwright/test';
 import { model } from '../../spec/model/index.js';
 import type { CompiledReference, CompiledResource } from '../../spec/model/compiled.js';
 import type { Field, Fields, ScalarField } from '../../spec/model/dsl.js';
+import { numericBounds } from '../../spec/generate/json-schema.js';
 import { target } from './target.js';
 import { RUN_ID, unique, type DataClient } from './fixtures.js';
 
@@ -241,11 +242,13 @@ export class Builder {
     const matches = (c: Created) => Object.entries(pinned).every(([k, v]) => c.keys[k] === v);
     if (targetName === 'schoolYearType') return { schoolYear: await this.schoolYear(pinned.schoolYear as number | undefined) };
     const abstract = model.abstracts.find((a) => a.name === targetName);
-    if (abstract) {
+    if (abstract?.name === 'educationOrganization') {
       const found = this.records.find((c) => c.resource.educationOrganization && matches(c));
       if (found) return found.keys;
       return (await this.school({ schoolId: (pinned.educationOrganizationId as number | undefined) ?? newEducationOrganizationId() })).keys;
     }
+    // Other abstract targets (general student program associations): members share the identity.
+    if (abstract) targetName = abstract.members.find((m) => m.resource === 'studentProgramAssociation')?.resource ?? abstract.members[0].resource;
     const found = this.records.find((c) => c.resource.name === targetName && matches(c));
     if (found) return found.keys;
     const r = resourceOf(targetName);
@@ -266,10 +269,15 @@ export class Builder {
         return `${name}-value`.slice(0, max).padEnd(f.minLength ?? 0, 'x');
       }
       case 'int32':
-      case 'int64':
-        return f.identity ? 1 + Math.floor(Math.random() * 1_000_000) : 7;
-      case 'double':
-        return 2.5;
+      case 'int64': {
+        // Within the data standard's bounds (fiscalYear 2020-2040, counts from 1 ...).
+        const { minimum = 1, maximum = 1_000_000 } = numericBounds(f);
+        return f.identity ? minimum + Math.floor(Math.random() * (Math.min(maximum, minimum + 1_000_000) - minimum + 1)) : Math.min(Math.max(7, minimum), maximum);
+      }
+      case 'double': {
+        const { minimum = 0, maximum = 2.5 } = numericBounds(f);
+        return Math.min(Math.max(2.5, minimum), maximum);
+      }
       case 'boolean':
         return true;
       case 'date':

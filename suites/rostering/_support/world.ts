@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext } from '@playwright/test';
-import { WORKER_SCHOOL_YEAR, newEducationOrganizationId } from '../../_harness/builders.js';
+import { WORKER_SCHOOL_YEAR, newEducationOrganizationId, resourceOf } from '../../_harness/builders.js';
 import { DataClient, RUN_ID } from '../../_harness/fixtures.js';
 import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
 import { credentials, target } from '../../_harness/target.js';
@@ -92,8 +92,9 @@ export class Writer {
   }
 }
 
-/** An organization body: the shared members plus the given ones. */
-const org = (categories: string, extra: Body) => ({ categories: [{ educationOrganizationCategoryDescriptor: categories }], ...extra });
+/** An organization body: its category collection (`educationOrganizationCategories` on schools, `categories` elsewhere) plus the given members. */
+const categoryMember = (endpoint: string) => resourceOf(endpoint).educationOrganization!.categories!;
+const org = (endpoint: string, category: string, extra: Body) => ({ [categoryMember(endpoint)]: [{ educationOrganizationCategoryDescriptor: category }], ...extra });
 
 /** A district with one school: the least data a routing test needs. */
 export async function buildDistrict(w: Writer): Promise<{ lea: number; school: number; schoolName: string }> {
@@ -103,8 +104,8 @@ export async function buildDistrict(w: Writer): Promise<{ lea: number; school: n
   const lea = newEducationOrganizationId();
   const school = newEducationOrganizationId();
   const schoolName = `Routing School ${key('r')}`;
-  await w.create('localEducationAgencies', org(category, { localEducationAgencyId: lea, nameOfInstitution: `Routing District ${lea}`, localEducationAgencyCategoryDescriptor: leaCategory }));
-  await w.create('schools', org(category, { schoolId: school, nameOfInstitution: schoolName, localEducationAgencyReference: { localEducationAgencyId: lea }, gradeLevels: [{ gradeLevelDescriptor: grade }] }));
+  await w.create('localEducationAgencies', org('localEducationAgencies', category, { localEducationAgencyId: lea, nameOfInstitution: `Routing District ${lea}`, localEducationAgencyCategoryDescriptor: leaCategory }));
+  await w.create('schools', org('schools', category, { schoolId: school, nameOfInstitution: schoolName, localEducationAgencyReference: { localEducationAgencyId: lea }, gradeLevels: [{ gradeLevelDescriptor: grade }] }));
   return { lea, school, schoolName };
 }
 
@@ -127,12 +128,12 @@ export async function buildWorld(w: Writer): Promise<World> {
     sea: `State Agency ${tag}`, lea1: `Grand Bend District ${tag}`, lea2: `Other District ${tag}`,
     schoolA: `Grand Bend High School ${tag}`, schoolB: `Grand Bend Middle School ${tag}`, schoolC: `Other Elementary ${tag}`,
   };
-  await w.create('stateEducationAgencies', org(category, { stateEducationAgencyId: sea, nameOfInstitution: names.sea }));
+  await w.create('stateEducationAgencies', org('stateEducationAgencies', category, { stateEducationAgencyId: sea, nameOfInstitution: names.sea }));
   for (const [id, name] of [[lea1, names.lea1], [lea2, names.lea2]] as const) {
-    await w.create('localEducationAgencies', org(category, { localEducationAgencyId: id, nameOfInstitution: name, localEducationAgencyCategoryDescriptor: leaCategory, stateEducationAgencyReference: { stateEducationAgencyId: sea } }));
+    await w.create('localEducationAgencies', org('localEducationAgencies', category, { localEducationAgencyId: id, nameOfInstitution: name, localEducationAgencyCategoryDescriptor: leaCategory, stateEducationAgencyReference: { stateEducationAgencyId: sea } }));
   }
   for (const [id, lea, name] of [[schoolA, lea1, names.schoolA], [schoolB, lea1, names.schoolB], [schoolC, lea2, names.schoolC]] as const) {
-    await w.create('schools', org(category, { schoolId: id, nameOfInstitution: name, localEducationAgencyReference: { localEducationAgencyId: lea }, gradeLevels: [{ gradeLevelDescriptor: grade }] }));
+    await w.create('schools', org('schools', category, { schoolId: id, nameOfInstitution: name, localEducationAgencyReference: { localEducationAgencyId: lea }, gradeLevels: [{ gradeLevelDescriptor: grade }] }));
   }
 
   const sessions = { fall: `Fall ${tag}`, tri: `Trimester ${tag}`, q1: `Quarter ${tag}`, cFall: `C Fall ${tag}`, gradingPeriod: `Six Weeks ${tag}` };
