@@ -19,7 +19,7 @@ import type { InstanceResolver } from './instances.js';
 import { feed, getAll } from './handlers/collection.js';
 import { getById, put, remove } from './handlers/item.js';
 import { upsert } from './handlers/upsert.js';
-import { ALLOWED, methodNotAllowed, resolveRoute, type Route } from './routes.js';
+import { ALLOWED, methodNotAllowed, parseId, resolveRoute, type Route } from './routes.js';
 import type { RequestValidator } from './validator.js';
 
 export interface DataApiParts {
@@ -111,6 +111,8 @@ function fixedRouteFallback(ctx: Context, router: Router): void {
 
 async function dispatch(api: DataApi, ctx: Context, route: Route): Promise<void> {
   const method = ctx.method;
+  // A malformed id is refused before the method check, whatever the method (decisions #11).
+  if (route.kind === 'item') parseId(route.id!);
   if (!ALLOWED[route.kind].includes(method)) throw methodNotAllowed(route, method);
   const base = `${DATA_ROOT}/core/${route.resource.endpoint}`;
   ctx.state.specPath = route.kind === 'collection' ? base : route.kind === 'item' ? `${base}/${route.id}` : `${base}/${route.kind}`;

@@ -54,8 +54,10 @@ export function methodNotAllowed(route: Route, method: string): Problem {
 
 /** Ids are GUIDs; any usual spelling is accepted and normalised to 32 lower-case hex digits. */
 export function parseId(raw: string): string {
-  const hex = raw.replace(/^\{|\}$/g, '').replace(/-/g, '').toLowerCase();
-  if (!/^[0-9a-f]{32}$/.test(hex) || (raw.includes('-') && !/^\{?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}?$/i.test(raw))) {
+  // Braces come in pairs: `{…}` or none.
+  const bare = /^\{.*\}$/.test(raw) ? raw.slice(1, -1) : raw;
+  const hex = bare.replace(/-/g, '').toLowerCase();
+  if (!/^[0-9a-f]{32}$/.test(hex) || (bare.includes('-') && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(bare))) {
     throw new Problem('bad-request:data-validation-failed', { validationErrors: { '$.id': [`The value '${raw}' is not valid for Id.`] } });
   }
   return hex;

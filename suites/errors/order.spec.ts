@@ -25,6 +25,14 @@ test.describe('order of checks', () => {
     if ((await res.text()).trim()) await expectProblem(res, 'not-found');
   });
 
+  for (const method of ['GET', 'PUT', 'DELETE', 'POST', 'PATCH', 'HEAD', 'OPTIONS']) {
+    test(`answers 400, not 405 or 404, to ${method} on an item whose id is malformed`, rule('data.errors.order-id-format-before-method'), async ({ api }) => {
+      const res = asResponse(await raw(method, api.url('academicWeeks/not-an-id'), api.headers({ 'Content-Type': 'application/json' }), ['PUT', 'POST', 'PATCH'].includes(method) ? '{}' : undefined));
+      expect(res.status(), method).toBe(400);
+      if (method !== 'HEAD') await expectProblem(res, 'bad-request:data-validation-failed');
+    });
+  }
+
   test('answers 405, not 415, to an unsupported method without Content-Type', rule('data.errors.order-method-before-content-type'), async ({ api }) => {
     await expectProblem(asResponse(await raw('PUT', api.url('academicWeeks'), api.headers(), '{}')), 'method-not-allowed');
   });

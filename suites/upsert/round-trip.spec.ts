@@ -1,6 +1,7 @@
 import { test, expect } from '../_harness/data.js';
 import { contains } from '../_harness/checks.js';
 import { rule } from '../_harness/rules.js';
+import { model } from '../../spec/model/index.js';
 
 /**
  * Every field the seed lists for a resource is accepted on write and comes back from GET by id
@@ -24,3 +25,28 @@ test.describe('every listed field round-trips through POST and GET by id', () =>
   }
 });
 
+
+/** The rest of the data standard: every member of every other resource comes back as written. */
+const otherResources = model.resources
+  .filter((r) => !r.isDescriptor && !r.isSchoolYearEnumeration && !(seedResources as readonly string[]).includes(r.name))
+  .map((r) => r.name);
+
+test.describe('every member of the data standard round-trips through POST and GET by id', () => {
+  for (const resource of otherResources) {
+    test(`returns every written member of ${resource} with its value and type`, rule('data.upsert.upstream-members-round-trip'), async ({ api, data }) => {
+      const created = await data.create(resource, {}, { full: true });
+      const res = await api.get(created.url);
+      expect(res.status()).toBe(200);
+      expect(contains(await res.json(), created.body)).toEqual([]);
+    });
+  }
+
+  test('accepts an upstream-shaped School (educationOrganizationCategories) and reads it back equal', rule('data.upsert.upstream-members-round-trip'), async ({ api, data }) => {
+    const body = await data.body('school');
+    expect(Object.keys(body)).toContain('educationOrganizationCategories');
+    const created = await data.post(model.byName.get('school')!, body);
+    const read = await (await api.get(created.url)).json() as Record<string, unknown>;
+    expect(contains(read, body)).toEqual([]);
+    expect(read.categories).toBeUndefined();
+  });
+});

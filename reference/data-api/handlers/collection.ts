@@ -8,7 +8,7 @@ import { queryValueKey, type KeyChangeEvent, type StoredRecord } from '../../sto
 import { authorize, principalOf, type DataApi } from '../context.js';
 import { render } from '../documents.js';
 import { profileAccept, profileFor, readView } from '../profiles.js';
-import type { Route } from '../routes.js';
+import { parseId, type Route } from '../routes.js';
 import { queryErrors } from '../validation-errors.js';
 
 /** Paging and change-version parameters every collection and feed takes. */
@@ -60,6 +60,8 @@ export function readQuery(api: DataApi, ctx: Context, operationId: string, allow
   if (problems.length) throw new Problem('bad-request:parameter-validation-failed', { detail: 'The request construction was invalid.', errors: [...new Set(problems)] });
   const filters: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(typed)) if (!COMMON.includes(name)) filters[name] = value;
+  // `?id=` must be an id, as upstream (400 at `$.id`), in any of its usual spellings.
+  if (filters.id !== undefined) filters.id = parseId(String(filters.id));
   return { paging, filters, raw: query };
 }
 

@@ -19,7 +19,7 @@ import { bodyErrors, type ValidationErrors } from '../validation-errors.js';
 export async function readWriteBody(api: DataApi, ctx: Context, resource: CompiledResource, operationId: string, opts: { rejectId: boolean }): Promise<{ doc: Record<string, unknown>; profile?: AppliedProfile }> {
   const mediaType = requireJsonContentType(ctx, (t) => t === 'application/json' || isProfileMediaType(t));
   const profile = profileFor(api, ctx, resource, 'write', mediaType);
-  const body = normalizeBody(resource.fields, parseJson(await readText(ctx)));
+  const body = normalizeBody(resource, parseJson(await readText(ctx)));
   if (opts.rejectId && body && typeof body === 'object' && !Array.isArray(body) && 'id' in body) {
     throw new Problem('bad-request:data-validation-failed', {
       detail: 'The request data was constructed incorrectly.',

@@ -1,0 +1,110 @@
+import { test, expect } from '../_harness/data.js';
+import { expectProblem } from '../_harness/problem.js';
+import { rule } from '../_harness/rules.js';
+
+/**
+ * Where the seed is silent and both upstream servers agree (decisions #27, #28): numeric text,
+ * blank required strings, the data standard's numeric ranges, and the natural-key rule on the
+ * descriptors' own key.
+ */
+const paths = (p: { validationErrors?: Record<string, string[]> }) => Object.keys(p.validationErrors ?? {});
+
+test.describe('numeric text in integer and number members', () => {
+  test('takes numeric text as the number, in a member and in a reference field, and GET returns numbers', rule('data.validation.numeric-text-as-number'), async ({ api, data }) => {
+    const body = await data.body('academicWeek');
+    const schoolId = (body.schoolReference as { schoolId: number }).schoolId;
+    const res = await api.post('academicWeeks', { ...body, totalInstructionalDays: '5', schoolReference: { schoolId: String(schoolId) } });
+    expect(res.status(), await res.text()).toBe(201);
+    const read = await (await api.get(res.headers().location)).json() as Record<string, unknown>;
+    expect(read.totalInstructionalDays).toBe(5);
+    expect((read.schoolReference as { schoolId: unknown }).schoolId).toBe(schoolId);
+  });
+
+  test('takes decimal text in a number member as the number', rule('data.validation.numeric-text-as-number'), async ({ api, data }) => {
+    const body = await data.body('assessment', { maxRawScore: '12.5' });
+    const res = await api.post('assessments', body);
+    expect(res.status(), await res.text()).toBe(201);
+    expect(((await (await api.get(res.headers().location)).json()) as { maxRawScore: unknown }).maxRawScore).toBe(12.5);
+  });
+
+  for (const value of ['5x', '', ' 5', '5.5', '1e3', '2147483648', 'true']) {
+    test(`refuses the text ${JSON.stringify(value)} in an int32 member with 400 at its path`, rule('data.validation.numeric-text-as-number'), async ({ api, data }) => {
+      const body = await data.body('academicWeek', { totalInstructionalDays: value });
+      expect(paths(await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed'))).toContain('$.totalInstructionalDays');
+    });
+  }
+
+  test('refuses non-numeric text in a reference field with 400 at its path', rule('data.validation.numeric-text-as-number'), async ({ api, data }) => {
+    const body = await data.body('academicWeek', { schoolReference: { schoolId: 'school' } });
+    expect(paths(await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed'))).toContain('$.schoolReference.schoolId');
+  });
+
+  test('refuses text past the int64 range in an int64 member with 400 at its path', rule('data.validation.numeric-text-as-number'), async ({ api, data }) => {
+    const body = await data.body('academicWeek', { schoolReference: { schoolId: '9223372036854775808' } });
+    expect(paths(await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed'))).toContain('$.schoolReference.schoolId');
+  });
+});
+
+test.describe('blank required strings', () => {
+  for (const value of ['', ' ', '   ']) {
+    test(`refuses the identity string ${JSON.stringify(value)} with "is required and should not be left empty."`, rule('data.validation.required-string-blank-400'), async ({ api, data }) => {
+      const body = await data.body('academicWeek', { weekIdentifier: value });
+      const problem = await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed');
+      expect(problem.validationErrors?.['$.weekIdentifier']).toContain('weekIdentifier is required and should not be left empty.');
+    });
+
+    test(`refuses the required non-identity string ${JSON.stringify(value)} with "is required and should not be left empty."`, rule('data.validation.required-string-blank-400'), async ({ api, data }) => {
+      const body = await data.body('school', { nameOfInstitution: value });
+      const problem = await expectProblem(await api.post('schools', body), 'bad-request:data-validation-failed');
+      expect(problem.validationErrors?.['$.nameOfInstitution']).toContain('nameOfInstitution is required and should not be left empty.');
+    });
+  }
+
+  test('accepts a required non-identity string with spaces around a value (only natural keys are trimmed)', rule('data.validation.required-string-blank-400'), async ({ api, data }) => {
+    const body = await data.body('school', { nameOfInstitution: ' Grand Bend High School ' });
+    const res = await api.post('schools', body);
+    expect(res.status(), await res.text()).toBe(201);
+  });
+});
+
+test.describe('the descriptors\' own natural key', () => {
+  for (const member of ['namespace', 'codeValue'] as const) {
+    for (const edge of ['leading', 'trailing'] as const) {
+      test(`refuses a descriptor ${member} with a ${edge} space with 400 at $.${member}`, rule('data.validation.descriptor-key-whitespace-400', 'data.validation.natural-key-whitespace-400'), async ({ api, data }) => {
+        const body = await data.body('gradeLevelDescriptor');
+        const value = body[member] as string;
+        const spaced = edge === 'leading' ? ` ${value}` : `${value} `;
+        const problem = await expectProblem(await api.post('gradeLevelDescriptors', { ...body, [member]: spaced }), 'bad-request:data-validation-failed');
+        expect(paths(problem)).toContain(`$.${member}`);
+      });
+    }
+  }
+
+  test('accepts a descriptor whose namespace and codeValue have spaces inside only', rule('data.validation.descriptor-key-whitespace-400'), async ({ api, data }) => {
+    const body = await data.body('gradeLevelDescriptor');
+    const res = await api.post('gradeLevelDescriptors', { ...body, codeValue: `Ninth grade ${body.codeValue as string}` });
+    expect(res.status(), await res.text()).toBe(201);
+  });
+});
+
+test.describe('numeric ranges of the data standard', () => {
+  // Staff yearsOfPriorProfessionalExperience: decimal(5,2), so -999.99 … 999.99.
+  for (const [value, ok] of [[999.99, true], [-999.99, true], [1000, false], [-1000, false], [999.995, false]] as const) {
+    test(`${ok ? 'accepts' : 'refuses'} yearsOfPriorProfessionalExperience ${value}`, rule('data.validation.standard-ranges-400'), async ({ api, data }) => {
+      const body = await data.body('staff', { yearsOfPriorProfessionalExperience: value });
+      const res = await api.post('staffs', body);
+      if (ok) expect(res.status(), await res.text()).toBe(201);
+      else expect(paths(await expectProblem(res, 'bad-request:data-validation-failed'))).toContain('$.yearsOfPriorProfessionalExperience');
+    });
+  }
+
+  // fiscalYear: 2020 … 2040 inclusive.
+  for (const [value, ok] of [[2020, true], [2040, true], [2019, false], [2041, false]] as const) {
+    test(`${ok ? 'accepts' : 'refuses'} a balance sheet dimension's fiscalYear ${value}`, rule('data.validation.standard-ranges-400'), async ({ api, data }) => {
+      const body = await data.body('balanceSheetDimension', { fiscalYear: value });
+      const res = await api.post('balanceSheetDimensions', body);
+      if (ok) expect(res.status(), await res.text()).toBe(201);
+      else expect(paths(await expectProblem(res, 'bad-request:data-validation-failed'))).toContain('$.fiscalYear');
+    });
+  }
+});
