@@ -77,6 +77,27 @@ export function loadDemoData(model: CompiledModel, store: DataStore): { records:
     });
   }
 
+  // Two semesters of the 2024-2025 school year at every school, with their real dates.
+  const terms = [['Fall Semester', '2024-08-26', '2024-12-20', 78], ['Spring Semester', '2025-01-06', '2025-05-30', 98]] as const;
+  for (const [i, [schoolId]] of schools.entries()) {
+    for (const [j, [term, beginDate, endDate, days]] of terms.entries()) {
+      create('session', i * terms.length + j, {
+        sessionName: `2024-2025 ${term}`, schoolReference: { schoolId }, schoolYearTypeReference: { schoolYear: 2025 },
+        beginDate, endDate, termDescriptor: desc('term', term), totalInstructionalDays: days,
+      });
+    }
+  }
+
+  // Courses of the districts (the rostering service shows a course to the organizations above
+  // and below its owner, so the demo client, which claims the state agency, sees them all).
+  const courses = [['ALG-1', 'Algebra I', 255901, 'Mathematics'], ['ENG-1', 'English I', 255901, 'English Language Arts'], ['BIO-1', 'Biology', 255902, 'Science']] as const;
+  for (const [i, [courseCode, courseTitle, lea, subject]] of courses.entries()) {
+    create('course', i, {
+      courseCode, courseTitle, numberOfParts: 1, educationOrganizationReference: { educationOrganizationId: lea },
+      academicSubjects: [{ academicSubjectDescriptor: desc('academicSubject', subject) }],
+    });
+  }
+
   // Everything else: a few records of every resource, references chosen among what exists.
   const counts: Record<string, number> = { student: 10, staff: 4, contact: 3, studentSchoolAssociation: 10, section: 4, studentSectionAssociation: 10, staffSectionAssociation: 4 };
   // People get names a person recognises as names.

@@ -1,5 +1,6 @@
 import type { Field, Fields } from '../../spec/model/dsl.js';
 import type { CompiledModel, CompiledReference, CompiledResource } from '../../spec/model/compiled.js';
+import { numericBounds } from '../../spec/generate/json-schema.js';
 import { getPath } from '../store/json-path.js';
 import type { DataStore, StoredRecord } from '../store/store.js';
 
@@ -90,11 +91,11 @@ export class Synthesizer {
         const text = `${name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)} ${n + 1}`;
         return text.slice(0, f.maxLength ?? 60).trim();
       }
-      case 'int32': return /year$/i.test(name) ? 2025 : /Id$/.test(name) ? 1000 + i : 1 + (n % 5);
-      case 'int64': return 900_000_000 + i;
-      case 'double': return 1 + (n % 4) / 2;
+      case 'int32': return within(f, /year$/i.test(name) ? 2025 : /Id$/.test(name) ? 1000 + i : 1 + (n % 5));
+      case 'int64': return within(f, 900_000_000 + i);
+      case 'double': return within(f, 1 + (n % 4) / 2);
       case 'boolean': return n % 2 === 0;
-      case 'date': return `2025-0${1 + (n % 8)}-1${n % 10}`;
+      case 'date': return dateFor(name, n);
       case 'date-time': return `2025-01-1${n % 10}T08:00:00Z`;
       case 'time': return `0${8 + (n % 2)}:00:00`;
       case 'descriptor': return this.descriptorValue(f.descriptor, n);
@@ -133,4 +134,23 @@ export class Synthesizer {
     const d = all[n % all.length].doc;
     return `${d.namespace as string}#${d.codeValue as string}`;
   }
+}
+
+/** A value inside the member's bounds (the data standard's inclusive ranges and precision). */
+function within(f: Field, v: number): number {
+  const { minimum, maximum } = f.kind === 'int32' || f.kind === 'int64' || f.kind === 'double' ? numericBounds(f) : {};
+  return Math.min(Math.max(v, minimum ?? v), maximum ?? v);
+}
+
+/**
+ * Dates a person would believe: people born 2008-2019, things that begin at the start of the
+ * 2024-2025 school year and end at its close, anything else during it.
+ */
+function dateFor(name: string, n: number): string {
+  const day = (d: number) => String(1 + (d % 28)).padStart(2, '0');
+  const month = (m: number) => String(1 + (m % 12)).padStart(2, '0');
+  if (/birth/i.test(name)) return `${2008 + ((n * 7) % 12)}-${month(n * 5)}-${day(n * 11)}`;
+  if (/(end|exit|withdraw|expiration|completion)/i.test(name)) return `2025-05-${String(20 + (n % 10)).padStart(2, '0')}`;
+  if (/(begin|start|entry|effective|issu|hire|adopted)/i.test(name)) return `2024-08-${String(19 + (n % 10)).padStart(2, '0')}`;
+  return `2024-${['09', '10', '11'][n % 3]}-${day(n * 3)}`;
 }
