@@ -1,7 +1,7 @@
 /**
- * The authoring vocabulary of the resource model. Every resource of the data API is written
- * once with these builders (spec/model/resources/*.ts); the OpenAPI documents, the reference's
- * behaviour and the suites' builders are all derived from what they produce.
+ * The vocabulary of the resource model. upstream.ts writes the pinned data standard in it and
+ * overlay.ts the seed's differences (with these builders); the OpenAPI documents, the
+ * reference's behaviour and the suites' builders are all derived from what they hold.
  *
  * Notation follows the seed: R = required, N = nullable, K = identity (natural key).
  */
