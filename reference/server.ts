@@ -37,7 +37,7 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
   const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const validator = new RequestValidator(document);
   await validator.init();
-  const stores = new StoreRegistry(model);
+  const stores = new StoreRegistry(model, { fsync: settings.journalFsync, recover: settings.recoverJournal });
   const store = stores.open(settings.dataStore);
   if (settings.demoData && !store.newestChangeVersion) loadDemoData(model, store);
 

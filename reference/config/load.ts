@@ -31,6 +31,8 @@ export interface Settings {
   admin?: { key: string; secretHash: string };
   demoData: boolean;
   dataStore: string;
+  journalFsync: boolean;
+  recoverJournal: boolean;
   maxBodyBytes: number;
   adminDatabase: string;
   tenants: { [tenant: string]: { adminDatabase: string } };
@@ -105,6 +107,8 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     ...(config.admin ? { admin: { key: config.admin.key, secretHash: hashSecret(config.admin.secret) } } : {}),
     demoData: config.demoData ?? false,
     dataStore: process.env.REFERENCE_DATA_STORE ?? config.dataStore ?? 'memory:default',
+    journalFsync: config.journalFsync ?? false,
+    recoverJournal: config.recoverJournal ?? false,
     maxBodyBytes: config.maxBodyBytes ?? 4 * 1024 * 1024,
     adminDatabase: config.adminDatabase ?? 'memory:default',
     tenants: config.tenants ?? {},

@@ -49,6 +49,18 @@ export interface ReferenceConfig {
    * `file:<path>` for a durable store (journal + lowdb file at that path).
    */
   dataStore?: string;
+  /**
+   * Durable stores: fsync each journal record before the write is acknowledged, so that an
+   * acknowledged write also survives an operating-system crash or power loss (a disk flush per
+   * write; see `npm run bench`). Without it, it survives a killed process. @default false
+   */
+  journalFsync?: boolean;
+  /**
+   * Durable stores: drop damaged journal records at start-up (reporting how many) instead of
+   * refusing to start. For one recovery start (`--recover`), not for a standing configuration.
+   * @default false
+   */
+  recoverJournal?: boolean;
   /** Load the demo data set at start (`npm start` does; tests start empty). @default false */
   demoData?: boolean;
   /**
