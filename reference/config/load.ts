@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import schema from '../../spec/schemas/reference-config.schema.json' with { type: 'json' };
 import { hashSecret } from '../security/secrets.js';
-import type { ClientConfig, PermissionSet, ProfileConfig, ReferenceConfig } from './types.js';
+import type { AdminConfig, ClientConfig, PermissionSet, ProfileConfig, ReferenceConfig } from './types.js';
 
 /** A client as the running reference keeps it: the secret only as a hash. */
 export interface Client {
@@ -28,7 +28,7 @@ export interface Settings {
   schoolYears: { min: number; max: number };
   issuer: { issuer?: string; audience?: string; privateKeyPem?: string };
   clients: Client[];
-  admin?: { key: string; secretHash: string };
+  admin?: { key: string; secretHash: string; loopbackOnly: boolean };
   demoData: boolean;
   dataStore: string;
   journalFsync: boolean;
@@ -104,7 +104,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     // The issuer key may come from the environment, so that test harnesses can sign tokens too.
     issuer: { ...(config.issuer ?? {}), ...(process.env.REFERENCE_ISSUER_PRIVATE_KEY_PEM ? { privateKeyPem: process.env.REFERENCE_ISSUER_PRIVATE_KEY_PEM } : {}) },
     clients,
-    ...(config.admin ? { admin: { key: config.admin.key, secretHash: hashSecret(config.admin.secret) } } : {}),
+    ...adminOf(config),
     demoData: config.demoData ?? false,
     dataStore: process.env.REFERENCE_DATA_STORE ?? config.dataStore ?? 'memory:default',
     journalFsync: config.journalFsync ?? false,
@@ -117,4 +117,19 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     profiles: config.profiles ?? [],
     ...(generatedDemoSecret ? { generatedDemoSecret } : {}),
   };
+}
+
+/**
+ * The admin credential, from the file or the environment (which a harness sets with a secret
+ * generated for its run, decisions #33); none means no administrative endpoints.
+ */
+function adminOf(config: ReferenceConfig): { admin?: Settings['admin'] } {
+  const fromEnv: AdminConfig | undefined = process.env.REFERENCE_ADMIN_SECRET
+    ? { key: process.env.REFERENCE_ADMIN_KEY || config.admin?.key || 'admin', secret: process.env.REFERENCE_ADMIN_SECRET, ...(config.admin?.loopbackOnly !== undefined ? { loopbackOnly: config.admin.loopbackOnly } : {}) }
+    : undefined;
+  const admin = fromEnv ?? config.admin;
+  if (!admin) return {};
+  const secretHash = admin.secretHash ?? (admin.secret !== undefined ? hashSecret(admin.secret) : undefined);
+  if (!secretHash) throw new ConfigError('admin has neither secret nor secretHash');
+  return { admin: { key: admin.key, secretHash, loopbackOnly: admin.loopbackOnly ?? true } };
 }

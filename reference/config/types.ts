@@ -42,8 +42,12 @@ export interface ReferenceConfig {
   issuer?: IssuerConfig;
   /** API clients. Without any, one demo client with the unrestricted permission set is created. */
   clients?: ClientConfig[];
-  /** Credential for the administrative endpoints (snapshots, store digest). */
-  admin?: { key: string; secret: string };
+  /**
+   * Credential for the administrative endpoints (snapshots, fault injection, store digest).
+   * Without one they do not exist (404): there is no default. `REFERENCE_ADMIN_KEY` and
+   * `REFERENCE_ADMIN_SECRET` in the environment set it too (harnesses generate one per run).
+   */
+  admin?: AdminConfig;
   /**
    * Connection string of the data store: `memory:<name>` (default `memory:default`) or
    * `file:<path>` for a durable store (journal + lowdb file at that path).
@@ -83,6 +87,16 @@ export interface ReferenceConfig {
   rateLimit?: { requestsPerSecond: number; burst: number };
   /** Profiles: named views of resources that clients may be assigned (seed Endpoints rule 8). */
   profiles?: ProfileConfig[];
+}
+
+export interface AdminConfig {
+  key: string;
+  /** Plain secret; hashed when the configuration is loaded and never kept in clear. */
+  secret?: string;
+  /** `scrypt$<salt b64>$<hash b64>`, as an alternative to `secret`. */
+  secretHash?: string;
+  /** Answer the administrative endpoints only to loopback callers (others get 404). @default true */
+  loopbackOnly?: boolean;
 }
 
 export interface ProfileConfig {
