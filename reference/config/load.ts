@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import schema from '../../spec/schemas/reference-config.schema.json' with { type: 'json' };
 import { hashSecret } from '../security/secrets.js';
+import { DEFAULT_CLOCK_SKEW_SECONDS } from '../security/token-time.js';
 import type { AdminConfig, ClientConfig, PermissionSet, ProfileConfig, ReferenceConfig } from './types.js';
 
 /** A client as the running reference keeps it: the secret only as a hash. */
@@ -24,6 +25,7 @@ export interface Settings {
   host: string;
   basePath: string;
   tokenLifetimeSeconds: number;
+  tokenClockSkewSeconds: number;
   pageSizeLimit: number;
   schoolYears: { min: number; max: number };
   issuer: { issuer?: string; audience?: string; privateKeyPem?: string };
@@ -99,6 +101,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     host: config.host ?? '127.0.0.1',
     basePath: (config.basePath ?? '/v7.3/api').replace(/\/$/, ''),
     tokenLifetimeSeconds: config.tokenLifetimeSeconds ?? 1800,
+    tokenClockSkewSeconds: config.tokenClockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS,
     pageSizeLimit: config.pageSizeLimit ?? 500,
     schoolYears: config.schoolYears ?? { min: 1991, max: 2050 },
     // The issuer key may come from the environment, so that test harnesses can sign tokens too.

@@ -29,6 +29,14 @@ export interface ReferenceConfig {
    */
   tokenLifetimeSeconds?: number;
   /**
+   * How many seconds in the future a token's `iat` may lie before both services refuse it
+   * (clock differences between issuer and server).
+   * @TJS-type integer
+   * @minimum 0
+   * @default 60
+   */
+  tokenClockSkewSeconds?: number;
+  /**
    * Maximum page size (`defaultPageSizeLimit`); also the page size when `limit` is omitted.
    * @TJS-type integer
    * @minimum 1

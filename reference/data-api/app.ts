@@ -41,7 +41,7 @@ export interface DataApiParts {
  */
 export function createDataApiApp(parts: DataApiParts): Koa {
   const { settings, model, store, validator, issuer } = parts;
-  const api: DataApi = { settings, model, store, validator, authenticate: bearerAuthenticator(issuer, settings.clients), authorizer: new Authorizer(model) };
+  const api: DataApi = { settings, model, store, validator, authenticate: bearerAuthenticator(issuer, settings.clients, settings.tokenClockSkewSeconds), authorizer: new Authorizer(model) };
   const router = new Router({ prefix: settings.basePath || undefined });
 
   router.get('/', (ctx) => {

@@ -17,12 +17,12 @@ export { RosteringConfigError, ROSTERING_ENV_VARS, type RosteringEnv } from './c
  * Fails (RosteringConfigError, naming the variable) on bad configuration, including an admin
  * database that cannot be opened.
  */
-export async function createRosteringService(opts: { env: RosteringEnv; stores: StoreRegistry; admins?: AdminDatabases; defaultStore?: string }): Promise<{ app: Koa; config: RosteringConfig }> {
+export async function createRosteringService(opts: { env: RosteringEnv; stores: StoreRegistry; admins?: AdminDatabases; defaultStore?: string; clockSkewSeconds?: number }): Promise<{ app: Koa; config: RosteringConfig }> {
   const config = readRosteringConfig(opts.env);
   const document = JSON.parse(readFileSync(new URL('../../spec/openapi/rostering.json', import.meta.url), 'utf8')) as Document;
   const [endpoints, tokens, resolver] = await Promise.all([
     loadEndpoints(document),
-    TokenCheck.create(config),
+    TokenCheck.create(config, opts.clockSkewSeconds),
     StoreResolver.create(config, opts.stores, opts.admins ?? new AdminDatabases(opts.defaultStore)),
   ]);
   return { app: createRosteringApp({ config, model: opts.stores.model, endpoints, tokens, resolver }), config };
