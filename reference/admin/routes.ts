@@ -16,33 +16,33 @@ import type { DataStore } from '../store/store.js';
  * loopback ones unless the configuration says so.
  */
 export function adminRoutes(router: Router, settings: Settings, store: DataStore): void {
-  const guard = (ctx: Context) => {
+  const guard = async (ctx: Context) => {
     if (!settings.admin) throw new Problem('not-found');
     if (settings.admin.loopbackOnly && !isLoopback(ctx.req.socket.remoteAddress)) throw new Problem('not-found');
     const [scheme, value] = ctx.get('authorization').split(' ');
     const [key, secret] = Buffer.from(value ?? '', 'base64').toString('utf8').split(':');
-    if (scheme?.toLowerCase() !== 'basic' || key !== settings.admin.key || !secret || !verifySecret(secret, settings.admin.secretHash)) {
+    if (scheme?.toLowerCase() !== 'basic' || key !== settings.admin.key || !secret || !(await verifySecret(secret, settings.admin.secretHash))) {
       throw new Problem('security:authentication', { errors: ['Admin credentials are required.'] });
     }
   };
-  router.post('/admin/snapshot', (ctx) => {
-    guard(ctx);
+  router.post('/admin/snapshot', async (ctx) => {
+    await guard(ctx);
     store.snapshot = store.clone();
     ctx.status = 201;
     ctx.body = { changeVersion: store.snapshot.newestChangeVersion };
   });
-  router.delete('/admin/snapshot', (ctx) => {
-    guard(ctx);
+  router.delete('/admin/snapshot', async (ctx) => {
+    await guard(ctx);
     store.snapshot = undefined;
     ctx.status = 204;
   });
   // Fault injection: lets a suite see the body of a 500 (decisions #7) on demand.
-  router.post('/admin/fault', (ctx) => {
-    guard(ctx);
+  router.post('/admin/fault', async (ctx) => {
+    await guard(ctx);
     throw new InjectedFault('fault injected through /admin/fault');
   });
-  router.get('/admin/digest', (ctx) => {
-    guard(ctx);
+  router.get('/admin/digest', async (ctx) => {
+    await guard(ctx);
     ctx.body = digest(store);
   });
 }

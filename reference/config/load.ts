@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import schema from '../../spec/schemas/reference-config.schema.json' with { type: 'json' };
+import type { Rate } from '../http/rate-limit.js';
 import { hashSecret } from '../security/secrets.js';
 import { DEFAULT_CLOCK_SKEW_SECONDS } from '../security/token-time.js';
 import type { AdminConfig, ClientConfig, PermissionSet, ProfileConfig, ReferenceConfig } from './types.js';
@@ -39,7 +40,8 @@ export interface Settings {
   adminDatabase: string;
   tenants: { [tenant: string]: { adminDatabase: string } };
   connectionStringEncryptionKey?: string;
-  rateLimit?: { requestsPerSecond: number; burst: number };
+  rateLimit?: Rate;
+  throttle: { tokenFailuresPerKey: Rate; tokenFailuresPerAddress: Rate; rosteringFailuresPerAddress: Rate };
   profiles: ProfileConfig[];
   /** Set when the demo client's secret was generated here, so that start-up can print it once. */
   generatedDemoSecret?: string;
@@ -117,6 +119,13 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     tenants: config.tenants ?? {},
     ...(config.connectionStringEncryptionKey ? { connectionStringEncryptionKey: config.connectionStringEncryptionKey } : {}),
     ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
+    // Generous enough that a conformance run (tokens fetched once per client, a few wrong
+    // secrets on purpose) never meets them; tight enough that a flood is cheap to refuse.
+    throttle: {
+      tokenFailuresPerKey: config.throttle?.tokenFailuresPerKey ?? { requestsPerSecond: 1, burst: 20 },
+      tokenFailuresPerAddress: config.throttle?.tokenFailuresPerAddress ?? { requestsPerSecond: 5, burst: 50 },
+      rosteringFailuresPerAddress: config.throttle?.rosteringFailuresPerAddress ?? { requestsPerSecond: 20, burst: 200 },
+    },
     profiles: config.profiles ?? [],
     ...(generatedDemoSecret ? { generatedDemoSecret } : {}),
   };

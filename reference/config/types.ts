@@ -91,8 +91,10 @@ export interface ReferenceConfig {
    * @default 4194304
    */
   maxBodyBytes?: number;
-  /** Per-client request rate on the data API (token bucket); off when absent. Over it: 429. */
-  rateLimit?: { requestsPerSecond: number; burst: number };
+  /** Per-client request rate on the data API and the rostering service (token bucket); off when absent. Over it: 429. */
+  rateLimit?: RateConfig;
+  /** Limits on failed credential and token checks, which cost the server more than they cost the caller. */
+  throttle?: ThrottleConfig;
   /** Profiles: named views of resources that clients may be assigned (seed Endpoints rule 8). */
   profiles?: ProfileConfig[];
 }
@@ -105,6 +107,22 @@ export interface AdminConfig {
   secretHash?: string;
   /** Answer the administrative endpoints only to loopback callers (others get 404). @default true */
   loopbackOnly?: boolean;
+}
+
+export interface RateConfig {
+  /** Refill rate of the bucket. @minimum 0.001 */
+  requestsPerSecond: number;
+  /** @TJS-type integer @minimum 1 */
+  burst: number;
+}
+
+export interface ThrottleConfig {
+  /** Failed secret checks at the token endpoint per client key (429 `temporarily_unavailable` over it). @default {"requestsPerSecond":1,"burst":20} */
+  tokenFailuresPerKey?: RateConfig;
+  /** Failed secret checks at the token endpoint per source address. @default {"requestsPerSecond":5,"burst":50} */
+  tokenFailuresPerAddress?: RateConfig;
+  /** Failed token checks at the rostering service per source address (429 with the status body). @default {"requestsPerSecond":20,"burst":200} */
+  rosteringFailuresPerAddress?: RateConfig;
 }
 
 export interface ProfileConfig {

@@ -20,6 +20,8 @@ export interface InstanceClaim {
 
 /** What the rest of the service needs from a verified token. */
 export interface Caller {
+  /** The token's `client_id` (else `sub`), for per-caller limits; empty when neither is present. */
+  clientId: string;
   scopes: Set<ScopeName>;
   /** Education organization ids, as strings; empty when the claim is absent. */
   educationOrganizationIds: string[];
@@ -82,6 +84,7 @@ export class TokenCheck {
 function readClaims(p: JWTPayload): Caller {
   const odsInstanceId = [p.odsInstanceId, p.ods_instance_id, p.OdsInstanceId].map((v) => (typeof v === 'number' || typeof v === 'string') && /^\d+$/.test(String(v)) ? Number(v) : undefined).find((v) => v !== undefined);
   return {
+    clientId: typeof p.client_id === 'string' ? p.client_id : typeof p.sub === 'string' ? p.sub : '',
     scopes: readScopes(p.scope),
     educationOrganizationIds: listOf(p.educationOrganizationId).filter((id) => /^\d+$/.test(id)),
     ...(odsInstanceId !== undefined ? { odsInstanceId } : {}),
