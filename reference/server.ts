@@ -56,7 +56,7 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
     servers.push(rosteringServer);
     rosteringBaseUrl = `http://${host}:${(rosteringServer.address() as AddressInfo).port}`;
     issuer = await Issuer.create({
-      issuer: settings.issuer.issuer ?? dataApiBaseUrl,
+      issuer: settings.issuer.issuer ?? (settings.publicOrigin ? `${settings.publicOrigin}${settings.basePath}` : dataApiBaseUrl),
       audience: settings.issuer.audience ?? rosteringBaseUrl,
       ...(settings.issuer.privateKeyPem ? { privateKeyPem: settings.issuer.privateKeyPem } : {}),
     });

@@ -25,6 +25,8 @@ export interface Settings {
   rosteringPort: number;
   host: string;
   basePath: string;
+  /** Origin of the configured public base URL (its path is basePath). */
+  publicOrigin?: string;
   tokenLifetimeSeconds: number;
   tokenClockSkewSeconds: number;
   pageSizeLimit: number;
@@ -102,6 +104,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     rosteringPort: process.env.ROSTERING_PORT ? Number(process.env.ROSTERING_PORT) : process.env.REFERENCE_PORT ? (Number(process.env.REFERENCE_PORT) && Number(process.env.REFERENCE_PORT) + 1) : config.rosteringPort ?? 8081, // ROSTERING_PORT, else next to REFERENCE_PORT, so parallel runs never share one
     host: config.host ?? '127.0.0.1',
     basePath: (config.basePath ?? '/v7.3/api').replace(/\/$/, ''),
+    ...publicOriginOf(config),
     tokenLifetimeSeconds: config.tokenLifetimeSeconds ?? 1800,
     tokenClockSkewSeconds: config.tokenClockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS,
     pageSizeLimit: config.pageSizeLimit ?? 500,
@@ -144,4 +147,14 @@ function adminOf(config: ReferenceConfig): { admin?: Settings['admin'] } {
   const secretHash = admin.secretHash ?? (admin.secret !== undefined ? hashSecret(admin.secret) : undefined);
   if (!secretHash) throw new ConfigError('admin has neither secret nor secretHash');
   return { admin: { key: admin.key, secretHash, loopbackOnly: admin.loopbackOnly ?? true } };
+}
+
+/** The public base URL's origin; its path must be the base path, since only the origin is replaced. */
+function publicOriginOf(config: ReferenceConfig): { publicOrigin?: string } {
+  if (!config.publicBaseUrl) return {};
+  const basePath = (config.basePath ?? '/v7.3/api').replace(/\/$/, '');
+  const url = URL.canParse(config.publicBaseUrl) ? new URL(config.publicBaseUrl) : undefined;
+  if (!url || !/^https?:$/.test(url.protocol)) throw new ConfigError(`publicBaseUrl ${config.publicBaseUrl} is not an http(s) URL`);
+  if (url.pathname.replace(/\/$/, '') !== basePath || url.search || url.hash) throw new ConfigError(`publicBaseUrl ${config.publicBaseUrl} must end in the base path ${basePath || '/'} (no query or fragment)`);
+  return { publicOrigin: url.origin };
 }

@@ -22,6 +22,14 @@ export interface ReferenceConfig {
   /** Release segment and `/api` after the origin: `{base_url}` = origin + basePath. @default "/v7.3/api" */
   basePath?: string;
   /**
+   * The data API's `{base_url}` as clients reach it (behind a proxy, say), e.g.
+   * `https://api.example.org/v7.3/api`; its path must be `basePath`. When set, `Location`,
+   * discovery and interface-description URLs (and the default token issuer) use it instead of
+   * the request's Host header.
+   * @format uri
+   */
+  publicBaseUrl?: string;
+  /**
    * Token lifetime in seconds (`expires_in`).
    * @TJS-type integer
    * @minimum 1

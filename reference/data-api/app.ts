@@ -82,6 +82,7 @@ export function createDataApiApp(parts: DataApiParts): Koa {
   app.use(errorBoundary);
   app.use(async (ctx, next) => {
     ctx.state.maxBodyBytes = settings.maxBodyBytes;
+    if (settings.publicOrigin) ctx.state.publicOrigin = settings.publicOrigin;
     await next();
   });
   app.use(router.routes());
