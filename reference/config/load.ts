@@ -43,6 +43,7 @@ export interface Settings {
   tenants: { [tenant: string]: { adminDatabase: string } };
   connectionStringEncryptionKey?: string;
   rateLimit?: Rate;
+  connections: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   throttle: { tokenFailuresPerKey: Rate; tokenFailuresPerAddress: Rate; rosteringFailuresPerAddress: Rate };
   profiles: ProfileConfig[];
   /** Set when the demo client's secret was generated here, so that start-up can print it once. */
@@ -93,15 +94,17 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
       ...(c.tenant ? { tenant: c.tenant } : {}),
     };
   });
+  if ((config.connections?.headersTimeoutMs ?? 20_000) > (config.connections?.requestTimeoutMs ?? 60_000)) throw new ConfigError('connections.headersTimeoutMs must not exceed connections.requestTimeoutMs');
   const keys = new Set<string>();
   for (const c of clients) {
     if (keys.has(c.key)) throw new ConfigError(`client key ${c.key} is configured twice`);
     keys.add(c.key);
   }
   return {
-    // REFERENCE_PORT lets several runs (or a harness) place the reference without a new file.
-    port: process.env.REFERENCE_PORT ? Number(process.env.REFERENCE_PORT) : config.port ?? 8080,
-    rosteringPort: process.env.ROSTERING_PORT ? Number(process.env.ROSTERING_PORT) : process.env.REFERENCE_PORT ? (Number(process.env.REFERENCE_PORT) && Number(process.env.REFERENCE_PORT) + 1) : config.rosteringPort ?? 8081, // ROSTERING_PORT, else next to REFERENCE_PORT, so parallel runs never share one
+    // REFERENCE_PORT lets several runs (or a harness) place the reference without a new file;
+    // a port given by the caller in code (tests pass 0 for a free one) wins over it.
+    port: overrides.port ?? (process.env.REFERENCE_PORT ? Number(process.env.REFERENCE_PORT) : config.port ?? 8080),
+    rosteringPort: overrides.rosteringPort ?? (process.env.ROSTERING_PORT ? Number(process.env.ROSTERING_PORT) : process.env.REFERENCE_PORT ? (Number(process.env.REFERENCE_PORT) && Number(process.env.REFERENCE_PORT) + 1) : config.rosteringPort ?? 8081), // ROSTERING_PORT, else next to REFERENCE_PORT, so parallel runs never share one
     host: config.host ?? '127.0.0.1',
     basePath: (config.basePath ?? '/v7.3/api').replace(/\/$/, ''),
     ...publicOriginOf(config),
@@ -122,6 +125,11 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     tenants: config.tenants ?? {},
     ...(config.connectionStringEncryptionKey ? { connectionStringEncryptionKey: config.connectionStringEncryptionKey } : {}),
     ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
+    connections: {
+      headersTimeoutMs: config.connections?.headersTimeoutMs ?? 20_000,
+      requestTimeoutMs: config.connections?.requestTimeoutMs ?? 60_000,
+      keepAliveTimeoutMs: config.connections?.keepAliveTimeoutMs ?? 5_000,
+    },
     // Generous enough that a conformance run (tokens fetched once per client, a few wrong
     // secrets on purpose) never meets them; tight enough that a flood is cheap to refuse.
     throttle: {

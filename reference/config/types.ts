@@ -99,6 +99,8 @@ export interface ReferenceConfig {
    * @default 4194304
    */
   maxBodyBytes?: number;
+  /** Time limits on client connections (both services), so that slow or stalled clients cannot hold sockets. */
+  connections?: ConnectionsConfig;
   /** Per-client request rate on the data API and the rostering service (token bucket); off when absent. Over it: 429. */
   rateLimit?: RateConfig;
   /** Limits on failed credential and token checks, which cost the server more than they cost the caller. */
@@ -122,6 +124,32 @@ export interface RateConfig {
   requestsPerSecond: number;
   /** @TJS-type integer @minimum 1 */
   burst: number;
+}
+
+export interface ConnectionsConfig {
+  /**
+   * Time a client has to send a request's headers, in ms (slowloris), and a new connection its
+   * first request; over it the socket is closed.
+   * @TJS-type integer
+   * @minimum 100
+   * @default 20000
+   */
+  headersTimeoutMs?: number;
+  /**
+   * Time a client has to send a whole request, body included, in ms (408, then closed): bounds
+   * the time a body may take to arrive.
+   * @TJS-type integer
+   * @minimum 100
+   * @default 60000
+   */
+  requestTimeoutMs?: number;
+  /**
+   * How long an idle keep-alive connection stays open, in ms.
+   * @TJS-type integer
+   * @minimum 100
+   * @default 5000
+   */
+  keepAliveTimeoutMs?: number;
 }
 
 export interface ThrottleConfig {
