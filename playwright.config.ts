@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 import { isEmbeddedReference, loweredPageSizePort, target } from './suites/_harness/target.js';
 import { FLOWS_ENV, embeddedFlowServers, rosteringSelected } from './suites/rostering/_support/flows.js';
@@ -12,6 +12,9 @@ if (isEmbeddedReference) {
   // (which craft expired or foreign tokens with it). Set in the main process; workers inherit it.
   process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM ??= generateKeyPairSync('rsa', { modulusLength: 2048 })
     .privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  // The reference has no default admin credential (decisions #33): one secret per run, given to
+  // the reference and read by the suites through the target file's secretEnv.
+  process.env.CONFORMANCE_ADMIN_SECRET ??= randomBytes(24).toString('base64url');
 }
 
 const coverage = process.env.REFERENCE_COVERAGE === '1';
@@ -83,6 +86,8 @@ export default defineConfig({
         gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
         env: {
           REFERENCE_ISSUER_PRIVATE_KEY_PEM: process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM ?? '',
+          REFERENCE_ADMIN_KEY: 'conformance-admin',
+          REFERENCE_ADMIN_SECRET: process.env.CONFORMANCE_ADMIN_SECRET ?? '',
           ...(process.env.REFERENCE_PORT ? { REFERENCE_PORT: process.env.REFERENCE_PORT } : {}),
           ...(process.env.ROSTERING_PORT ? { ROSTERING_PORT: process.env.ROSTERING_PORT } : {}),
           ...rosteringFlows.defaultEnv,

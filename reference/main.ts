@@ -1,20 +1,23 @@
 /**
  * `npm start`: runs the reference on its in-memory default (with the demo data set) and prints
  * where it listens and how to get a token.
- * Usage: tsx reference/main.ts [--config file.json | --empty]; REFERENCE_CONFIG works too.
+ * Usage: tsx reference/main.ts [--config file.json | --empty] [--recover]; REFERENCE_CONFIG works too.
+ * --recover: start even if a durable store's journal is damaged, dropping (and counting) the bad records.
  */
 import { ConfigError } from './config/load.js';
 import { RosteringConfigError } from './rostering/service.js';
+import { StoreFileError } from './store/persistence.js';
 import { startReference } from './server.js';
 
 const argIndex = process.argv.indexOf('--config');
 const configFile = argIndex > 0 ? process.argv[argIndex + 1] : process.env.REFERENCE_CONFIG;
 // Without a configuration file the demo data set is loaded, unless --empty is given.
 const demoData = !configFile && !process.argv.includes('--empty');
+const recover = process.argv.includes('--recover') ? { recoverJournal: true } : {};
 
 try {
   const started = Date.now();
-  const ref = await startReference(configFile ? { configFile } : { overrides: { demoData } });
+  const ref = await startReference(configFile ? { configFile, overrides: recover } : { overrides: { demoData, ...recover } });
   const demo = ref.settings.generatedDemoSecret;
   console.log(`data API      ${ref.dataApiBaseUrl}  (ready in ${Date.now() - started} ms${demoData ? ', demo data loaded' : ''})`);
   console.log(`token         POST ${ref.dataApiBaseUrl}/oauth/token`);
@@ -39,7 +42,7 @@ try {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 } catch (err) {
-  if (err instanceof ConfigError || err instanceof RosteringConfigError) {
+  if (err instanceof ConfigError || err instanceof RosteringConfigError || err instanceof StoreFileError) {
     console.error(err.message);
     process.exit(2);
   }

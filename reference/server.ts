@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Document } from 'openapi-backend';
 import { operationIds } from '../spec/generate/openapi-data.js';
@@ -37,14 +37,14 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
   const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const validator = new RequestValidator(document);
   await validator.init();
-  const stores = new StoreRegistry(model);
+  const stores = new StoreRegistry(model, { fsync: settings.journalFsync, recover: settings.recoverJournal });
   const store = stores.open(settings.dataStore);
   if (settings.demoData && !store.newestChangeVersion) loadDemoData(model, store);
 
   const host = settings.host;
   // The ports listen before the apps exist (the issuer names the data API's URL, port included,
   // and the rostering audience its own), so each server holds early requests until its app is set.
-  const dataServer = await listen(settings.port, host);
+  const dataServer = await listen(settings.port, host, settings.connections);
   const dataPort = (dataServer.address() as AddressInfo).port;
   const dataApiBaseUrl = `http://${host}:${dataPort}${settings.basePath}`;
   // A start-up that fails after listening closes what it opened (held requests included).
@@ -52,11 +52,11 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
   let rosteringBaseUrl: string;
   let issuer: Issuer;
   try {
-    const rosteringServer = await listen(settings.rosteringPort, host);
+    const rosteringServer = await listen(settings.rosteringPort, host, settings.connections);
     servers.push(rosteringServer);
     rosteringBaseUrl = `http://${host}:${(rosteringServer.address() as AddressInfo).port}`;
     issuer = await Issuer.create({
-      issuer: settings.issuer.issuer ?? dataApiBaseUrl,
+      issuer: settings.issuer.issuer ?? (settings.publicOrigin ? `${settings.publicOrigin}${settings.basePath}` : dataApiBaseUrl),
       audience: settings.issuer.audience ?? rosteringBaseUrl,
       ...(settings.issuer.privateKeyPem ? { privateKeyPem: settings.issuer.privateKeyPem } : {}),
     });
@@ -67,7 +67,9 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
     dataServer.handle(app.callback());
     // The rostering service verifies the issuer's tokens with its public key; its environment
     // variables (seed) default to the issuer's values and may be set in the process environment.
-    const rostering = await createRosteringService({ env: inProcessEnv(issuer), stores, admins, defaultStore: settings.dataStore });
+    const rostering = await createRosteringService({ env: inProcessEnv(issuer), stores, admins, defaultStore: settings.dataStore, clockSkewSeconds: settings.tokenClockSkewSeconds,
+      limits: { failuresPerAddress: settings.throttle.rosteringFailuresPerAddress, ...(settings.rateLimit ? { perCaller: settings.rateLimit } : {}) },
+    });
     rosteringServer.handle(rostering.app.callback());
   } catch (err) {
     await closeAll(servers);
@@ -103,11 +105,23 @@ const closeAll = (servers: Server[]) => Promise.all(servers.map((s) => new Promi
 /** A listening server whose request handler is set later; requests that arrive before it wait. */
 interface HoldingServer extends Server { handle(listener: RequestListener): void }
 
-async function listen(port: number, host: string): Promise<HoldingServer> {
+async function listen(port: number, host: string, limits: Settings['connections']): Promise<HoldingServer> {
   const { createServer } = await import('node:http');
   let target: RequestListener | undefined;
   const held: [IncomingMessage, ServerResponse][] = [];
-  const server = createServer((req, res) => (target ? target(req, res) : held.push([req, res]))) as HoldingServer;
+  // Node checks the header and request deadlines every connectionsCheckingInterval (30 s by
+  // default): a tenth of the shorter deadline closes a stalled socket close to its deadline.
+  const server = createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 10),
+  }, (req, res) => (target ? target(req, res) : held.push([req, res]))) as HoldingServer;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  // A socket that never sends a byte starts no header deadline (and the parser reads natively,
+  // so a socket inactivity timeout never fires): its first request must arrive in time.
+  const firstRequest = new WeakMap<Socket, NodeJS.Timeout>();
+  server.on('connection', (socket: Socket) => firstRequest.set(socket, setTimeout(() => socket.destroy(), limits.headersTimeoutMs).unref()));
+  server.on('request', (req: IncomingMessage) => clearTimeout(firstRequest.get(req.socket)));
   server.handle = (listener) => {
     target = listener;
     for (const [req, res] of held.splice(0)) listener(req, res);

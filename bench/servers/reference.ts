@@ -83,7 +83,8 @@ serve({
     // (children may be spawned early so that they boot in parallel).
     const uptime = (tReady: number) => bootedAt + (tReady - t0);
     const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-    const overrides = { port: 0, host: '127.0.0.1', clients };
+    // Free ports for both services, so that the bench runs beside `npm start` (8080, 8081).
+    const overrides = { port: 0, rosteringPort: 0, host: '127.0.0.1', clients };
     if (mode === 'reference') {
       const { model } = await import('../../spec/model/index.js');
       const tModel = performance.now();

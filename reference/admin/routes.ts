@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { BlockList } from 'node:net';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Settings } from '../config/load.js';
@@ -11,35 +12,37 @@ import type { DataStore } from '../store/store.js';
  * Administrative endpoints of the reference (not part of the specified API): take or drop the
  * snapshot that `Use-Snapshot: true` reads, and a digest of the store so that a suite run can
  * prove it left the store as it found it. Basic authentication with the configured admin
- * credential; without one configured they do not exist (404).
+ * credential; without one configured they do not exist (404), nor for callers other than
+ * loopback ones unless the configuration says so.
  */
 export function adminRoutes(router: Router, settings: Settings, store: DataStore): void {
-  const guard = (ctx: Context) => {
+  const guard = async (ctx: Context) => {
     if (!settings.admin) throw new Problem('not-found');
+    if (settings.admin.loopbackOnly && !isLoopback(ctx.req.socket.remoteAddress)) throw new Problem('not-found');
     const [scheme, value] = ctx.get('authorization').split(' ');
     const [key, secret] = Buffer.from(value ?? '', 'base64').toString('utf8').split(':');
-    if (scheme?.toLowerCase() !== 'basic' || key !== settings.admin.key || !secret || !verifySecret(secret, settings.admin.secretHash)) {
+    if (scheme?.toLowerCase() !== 'basic' || key !== settings.admin.key || !secret || !(await verifySecret(secret, settings.admin.secretHash))) {
       throw new Problem('security:authentication', { errors: ['Admin credentials are required.'] });
     }
   };
-  router.post('/admin/snapshot', (ctx) => {
-    guard(ctx);
+  router.post('/admin/snapshot', async (ctx) => {
+    await guard(ctx);
     store.snapshot = store.clone();
     ctx.status = 201;
     ctx.body = { changeVersion: store.snapshot.newestChangeVersion };
   });
-  router.delete('/admin/snapshot', (ctx) => {
-    guard(ctx);
+  router.delete('/admin/snapshot', async (ctx) => {
+    await guard(ctx);
     store.snapshot = undefined;
     ctx.status = 204;
   });
   // Fault injection: lets a suite see the body of a 500 (decisions #7) on demand.
-  router.post('/admin/fault', (ctx) => {
-    guard(ctx);
+  router.post('/admin/fault', async (ctx) => {
+    await guard(ctx);
     throw new InjectedFault('fault injected through /admin/fault');
   });
-  router.get('/admin/digest', (ctx) => {
-    guard(ctx);
+  router.get('/admin/digest', async (ctx) => {
+    await guard(ctx);
     ctx.body = digest(store);
   });
 }
@@ -48,4 +51,15 @@ export function adminRoutes(router: Router, settings: Settings, store: DataStore
 export function digest(store: DataStore): { records: number; sha256: string } {
   const lines = [...store.records()].map((r) => `${r.resource}/${r.id}/${r.etag}`).sort();
   return { records: lines.length, sha256: createHash('sha256').update(lines.join('\n')).digest('hex') };
+}
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  // An IPv4 caller on a dual-stack socket appears as ::ffff:a.b.c.d.
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4.includes(':') ? loopback.check(v4, 'ipv6') : loopback.check(v4, 'ipv4');
 }

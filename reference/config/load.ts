@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import schema from '../../spec/schemas/reference-config.schema.json' with { type: 'json' };
+import type { Rate } from '../http/rate-limit.js';
 import { hashSecret } from '../security/secrets.js';
-import type { ClientConfig, PermissionSet, ProfileConfig, ReferenceConfig } from './types.js';
+import { DEFAULT_CLOCK_SKEW_SECONDS } from '../security/token-time.js';
+import type { AdminConfig, ClientConfig, PermissionSet, ProfileConfig, ReferenceConfig } from './types.js';
 
 /** A client as the running reference keeps it: the secret only as a hash. */
 export interface Client {
@@ -23,19 +25,26 @@ export interface Settings {
   rosteringPort: number;
   host: string;
   basePath: string;
+  /** Origin of the configured public base URL (its path is basePath). */
+  publicOrigin?: string;
   tokenLifetimeSeconds: number;
+  tokenClockSkewSeconds: number;
   pageSizeLimit: number;
   schoolYears: { min: number; max: number };
   issuer: { issuer?: string; audience?: string; privateKeyPem?: string };
   clients: Client[];
-  admin?: { key: string; secretHash: string };
+  admin?: { key: string; secretHash: string; loopbackOnly: boolean };
   demoData: boolean;
   dataStore: string;
+  journalFsync: boolean;
+  recoverJournal: boolean;
   maxBodyBytes: number;
   adminDatabase: string;
   tenants: { [tenant: string]: { adminDatabase: string } };
   connectionStringEncryptionKey?: string;
-  rateLimit?: { requestsPerSecond: number; burst: number };
+  rateLimit?: Rate;
+  connections: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
+  throttle: { tokenFailuresPerKey: Rate; tokenFailuresPerAddress: Rate; rosteringFailuresPerAddress: Rate };
   profiles: ProfileConfig[];
   /** Set when the demo client's secret was generated here, so that start-up can print it once. */
   generatedDemoSecret?: string;
@@ -85,32 +94,75 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
       ...(c.tenant ? { tenant: c.tenant } : {}),
     };
   });
+  if ((config.connections?.headersTimeoutMs ?? 20_000) > (config.connections?.requestTimeoutMs ?? 60_000)) throw new ConfigError('connections.headersTimeoutMs must not exceed connections.requestTimeoutMs');
   const keys = new Set<string>();
   for (const c of clients) {
     if (keys.has(c.key)) throw new ConfigError(`client key ${c.key} is configured twice`);
     keys.add(c.key);
   }
   return {
-    // REFERENCE_PORT lets several runs (or a harness) place the reference without a new file.
-    port: process.env.REFERENCE_PORT ? Number(process.env.REFERENCE_PORT) : config.port ?? 8080,
-    rosteringPort: process.env.ROSTERING_PORT ? Number(process.env.ROSTERING_PORT) : process.env.REFERENCE_PORT ? (Number(process.env.REFERENCE_PORT) && Number(process.env.REFERENCE_PORT) + 1) : config.rosteringPort ?? 8081, // ROSTERING_PORT, else next to REFERENCE_PORT, so parallel runs never share one
+    // REFERENCE_PORT lets several runs (or a harness) place the reference without a new file;
+    // a port given by the caller in code (tests pass 0 for a free one) wins over it.
+    port: overrides.port ?? (process.env.REFERENCE_PORT ? Number(process.env.REFERENCE_PORT) : config.port ?? 8080),
+    rosteringPort: overrides.rosteringPort ?? (process.env.ROSTERING_PORT ? Number(process.env.ROSTERING_PORT) : process.env.REFERENCE_PORT ? (Number(process.env.REFERENCE_PORT) && Number(process.env.REFERENCE_PORT) + 1) : config.rosteringPort ?? 8081), // ROSTERING_PORT, else next to REFERENCE_PORT, so parallel runs never share one
     host: config.host ?? '127.0.0.1',
     basePath: (config.basePath ?? '/v7.3/api').replace(/\/$/, ''),
+    ...publicOriginOf(config),
     tokenLifetimeSeconds: config.tokenLifetimeSeconds ?? 1800,
+    tokenClockSkewSeconds: config.tokenClockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS,
     pageSizeLimit: config.pageSizeLimit ?? 500,
     schoolYears: config.schoolYears ?? { min: 1991, max: 2050 },
     // The issuer key may come from the environment, so that test harnesses can sign tokens too.
     issuer: { ...(config.issuer ?? {}), ...(process.env.REFERENCE_ISSUER_PRIVATE_KEY_PEM ? { privateKeyPem: process.env.REFERENCE_ISSUER_PRIVATE_KEY_PEM } : {}) },
     clients,
-    ...(config.admin ? { admin: { key: config.admin.key, secretHash: hashSecret(config.admin.secret) } } : {}),
+    ...adminOf(config),
     demoData: config.demoData ?? false,
     dataStore: process.env.REFERENCE_DATA_STORE ?? config.dataStore ?? 'memory:default',
+    journalFsync: config.journalFsync ?? false,
+    recoverJournal: config.recoverJournal ?? false,
     maxBodyBytes: config.maxBodyBytes ?? 4 * 1024 * 1024,
     adminDatabase: config.adminDatabase ?? 'memory:default',
     tenants: config.tenants ?? {},
     ...(config.connectionStringEncryptionKey ? { connectionStringEncryptionKey: config.connectionStringEncryptionKey } : {}),
     ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
+    connections: {
+      headersTimeoutMs: config.connections?.headersTimeoutMs ?? 20_000,
+      requestTimeoutMs: config.connections?.requestTimeoutMs ?? 60_000,
+      keepAliveTimeoutMs: config.connections?.keepAliveTimeoutMs ?? 5_000,
+    },
+    // Generous enough that a conformance run (tokens fetched once per client, a few wrong
+    // secrets on purpose) never meets them; tight enough that a flood is cheap to refuse.
+    throttle: {
+      tokenFailuresPerKey: config.throttle?.tokenFailuresPerKey ?? { requestsPerSecond: 1, burst: 20 },
+      tokenFailuresPerAddress: config.throttle?.tokenFailuresPerAddress ?? { requestsPerSecond: 5, burst: 50 },
+      rosteringFailuresPerAddress: config.throttle?.rosteringFailuresPerAddress ?? { requestsPerSecond: 20, burst: 200 },
+    },
     profiles: config.profiles ?? [],
     ...(generatedDemoSecret ? { generatedDemoSecret } : {}),
   };
+}
+
+/**
+ * The admin credential, from the file or the environment (which a harness sets with a secret
+ * generated for its run, decisions #33); none means no administrative endpoints.
+ */
+function adminOf(config: ReferenceConfig): { admin?: Settings['admin'] } {
+  const fromEnv: AdminConfig | undefined = process.env.REFERENCE_ADMIN_SECRET
+    ? { key: process.env.REFERENCE_ADMIN_KEY || config.admin?.key || 'admin', secret: process.env.REFERENCE_ADMIN_SECRET, ...(config.admin?.loopbackOnly !== undefined ? { loopbackOnly: config.admin.loopbackOnly } : {}) }
+    : undefined;
+  const admin = fromEnv ?? config.admin;
+  if (!admin) return {};
+  const secretHash = admin.secretHash ?? (admin.secret !== undefined ? hashSecret(admin.secret) : undefined);
+  if (!secretHash) throw new ConfigError('admin has neither secret nor secretHash');
+  return { admin: { key: admin.key, secretHash, loopbackOnly: admin.loopbackOnly ?? true } };
+}
+
+/** The public base URL's origin; its path must be the base path, since only the origin is replaced. */
+function publicOriginOf(config: ReferenceConfig): { publicOrigin?: string } {
+  if (!config.publicBaseUrl) return {};
+  const basePath = (config.basePath ?? '/v7.3/api').replace(/\/$/, '');
+  const url = URL.canParse(config.publicBaseUrl) ? new URL(config.publicBaseUrl) : undefined;
+  if (!url || !/^https?:$/.test(url.protocol)) throw new ConfigError(`publicBaseUrl ${config.publicBaseUrl} is not an http(s) URL`);
+  if (url.pathname.replace(/\/$/, '') !== basePath || url.search || url.hash) throw new ConfigError(`publicBaseUrl ${config.publicBaseUrl} must end in the base path ${basePath || '/'} (no query or fragment)`);
+  return { publicOrigin: url.origin };
 }

@@ -22,12 +22,28 @@ export interface ReferenceConfig {
   /** Release segment and `/api` after the origin: `{base_url}` = origin + basePath. @default "/v7.3/api" */
   basePath?: string;
   /**
+   * The data API's `{base_url}` as clients reach it (behind a proxy, say), e.g.
+   * `https://api.example.org/v7.3/api`; its path must be `basePath`. When set, `Location`,
+   * discovery and interface-description URLs (and the default token issuer) use it instead of
+   * the request's Host header.
+   * @format uri
+   */
+  publicBaseUrl?: string;
+  /**
    * Token lifetime in seconds (`expires_in`).
    * @TJS-type integer
    * @minimum 1
    * @default 1800
    */
   tokenLifetimeSeconds?: number;
+  /**
+   * How many seconds in the future a token's `iat` may lie before both services refuse it
+   * (clock differences between issuer and server).
+   * @TJS-type integer
+   * @minimum 0
+   * @default 60
+   */
+  tokenClockSkewSeconds?: number;
   /**
    * Maximum page size (`defaultPageSizeLimit`); also the page size when `limit` is omitted.
    * @TJS-type integer
@@ -42,13 +58,29 @@ export interface ReferenceConfig {
   issuer?: IssuerConfig;
   /** API clients. Without any, one demo client with the unrestricted permission set is created. */
   clients?: ClientConfig[];
-  /** Credential for the administrative endpoints (snapshots, store digest). */
-  admin?: { key: string; secret: string };
+  /**
+   * Credential for the administrative endpoints (snapshots, fault injection, store digest).
+   * Without one they do not exist (404): there is no default. `REFERENCE_ADMIN_KEY` and
+   * `REFERENCE_ADMIN_SECRET` in the environment set it too (harnesses generate one per run).
+   */
+  admin?: AdminConfig;
   /**
    * Connection string of the data store: `memory:<name>` (default `memory:default`) or
    * `file:<path>` for a durable store (journal + lowdb file at that path).
    */
   dataStore?: string;
+  /**
+   * Durable stores: fsync each journal record before the write is acknowledged, so that an
+   * acknowledged write also survives an operating-system crash or power loss (a disk flush per
+   * write; see `npm run bench`). Without it, it survives a killed process. @default false
+   */
+  journalFsync?: boolean;
+  /**
+   * Durable stores: drop damaged journal records at start-up (reporting how many) instead of
+   * refusing to start. For one recovery start (`--recover`), not for a standing configuration.
+   * @default false
+   */
+  recoverJournal?: boolean;
   /** Load the demo data set at start (`npm start` does; tests start empty). @default false */
   demoData?: boolean;
   /**
@@ -67,10 +99,66 @@ export interface ReferenceConfig {
    * @default 4194304
    */
   maxBodyBytes?: number;
-  /** Per-client request rate on the data API (token bucket); off when absent. Over it: 429. */
-  rateLimit?: { requestsPerSecond: number; burst: number };
+  /** Time limits on client connections (both services), so that slow or stalled clients cannot hold sockets. */
+  connections?: ConnectionsConfig;
+  /** Per-client request rate on the data API and the rostering service (token bucket); off when absent. Over it: 429. */
+  rateLimit?: RateConfig;
+  /** Limits on failed credential and token checks, which cost the server more than they cost the caller. */
+  throttle?: ThrottleConfig;
   /** Profiles: named views of resources that clients may be assigned (seed Endpoints rule 8). */
   profiles?: ProfileConfig[];
+}
+
+export interface AdminConfig {
+  key: string;
+  /** Plain secret; hashed when the configuration is loaded and never kept in clear. */
+  secret?: string;
+  /** `scrypt$<salt b64>$<hash b64>`, as an alternative to `secret`. */
+  secretHash?: string;
+  /** Answer the administrative endpoints only to loopback callers (others get 404). @default true */
+  loopbackOnly?: boolean;
+}
+
+export interface RateConfig {
+  /** Refill rate of the bucket. @minimum 0.001 */
+  requestsPerSecond: number;
+  /** @TJS-type integer @minimum 1 */
+  burst: number;
+}
+
+export interface ConnectionsConfig {
+  /**
+   * Time a client has to send a request's headers, in ms (slowloris), and a new connection its
+   * first request; over it the socket is closed.
+   * @TJS-type integer
+   * @minimum 100
+   * @default 20000
+   */
+  headersTimeoutMs?: number;
+  /**
+   * Time a client has to send a whole request, body included, in ms (408, then closed): bounds
+   * the time a body may take to arrive.
+   * @TJS-type integer
+   * @minimum 100
+   * @default 60000
+   */
+  requestTimeoutMs?: number;
+  /**
+   * How long an idle keep-alive connection stays open, in ms.
+   * @TJS-type integer
+   * @minimum 100
+   * @default 5000
+   */
+  keepAliveTimeoutMs?: number;
+}
+
+export interface ThrottleConfig {
+  /** Failed secret checks at the token endpoint per client key (429 `temporarily_unavailable` over it). @default {"requestsPerSecond":1,"burst":20} */
+  tokenFailuresPerKey?: RateConfig;
+  /** Failed secret checks at the token endpoint per source address. @default {"requestsPerSecond":5,"burst":50} */
+  tokenFailuresPerAddress?: RateConfig;
+  /** Failed token checks at the rostering service per source address (429 with the status body). @default {"requestsPerSecond":20,"burst":200} */
+  rosteringFailuresPerAddress?: RateConfig;
 }
 
 export interface ProfileConfig {

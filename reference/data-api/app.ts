@@ -16,6 +16,7 @@ import type { DataStore } from '../store/store.js';
 import { adminRoutes } from '../admin/routes.js';
 import type { DataApi } from './context.js';
 import type { InstanceResolver } from './instances.js';
+import { InterfaceDescriptions } from './interface-description.js';
 import { feed, getAll } from './handlers/collection.js';
 import { getById, put, remove } from './handlers/item.js';
 import { upsert } from './handlers/upsert.js';
@@ -41,7 +42,7 @@ export interface DataApiParts {
  */
 export function createDataApiApp(parts: DataApiParts): Koa {
   const { settings, model, store, validator, issuer } = parts;
-  const api: DataApi = { settings, model, store, validator, authenticate: bearerAuthenticator(issuer, settings.clients), authorizer: new Authorizer(model) };
+  const api: DataApi = { settings, model, store, validator, authenticate: bearerAuthenticator(issuer, settings.clients, settings.tokenClockSkewSeconds), authorizer: new Authorizer(model) };
   const router = new Router({ prefix: settings.basePath || undefined });
 
   router.get('/', (ctx) => {
@@ -67,9 +68,8 @@ export function createDataApiApp(parts: DataApiParts): Koa {
   router.get('/metadata/', (ctx) => {
     ctx.body = [{ name: 'Resources', endpointUri: `${origin(ctx)}${settings.basePath}/metadata/data/v3/resources/swagger.json`, prefix: '' }];
   });
-  router.get('/metadata/data/v3/resources/swagger.json', (ctx) => {
-    ctx.body = { ...parts.document, servers: [{ url: `${origin(ctx)}${settings.basePath}` }] };
-  });
+  const descriptions = new InterfaceDescriptions(parts.document, settings.basePath);
+  router.get('/metadata/data/v3/resources/swagger.json', (ctx) => descriptions.serve(ctx, origin(ctx)));
   router.get(AVAILABLE_CHANGE_VERSIONS_PATH, async (ctx) => {
     await api.authenticate(ctx);
     ctx.body = { oldestChangeVersion: 0, newestChangeVersion: readStore(ctx, store).newestChangeVersion };
@@ -82,6 +82,7 @@ export function createDataApiApp(parts: DataApiParts): Koa {
   app.use(errorBoundary);
   app.use(async (ctx, next) => {
     ctx.state.maxBodyBytes = settings.maxBodyBytes;
+    if (settings.publicOrigin) ctx.state.publicOrigin = settings.publicOrigin;
     await next();
   });
   app.use(router.routes());

@@ -4,7 +4,8 @@ import { expandPaths } from '../store/json-path.js';
 import type { ValidationErrors } from './validation-errors.js';
 
 /**
- * Checks on stored content the schema cannot express: dangerous markup (decisions #10),
+ * Checks on stored content the schema cannot express: dangerous markup (decisions #10), text
+ * that cannot be stored as UTF-8 (decisions #28),
  * the configured school-year range (seed Limits), and duplicate items of a collection
  * (items are identified by their key fields).
  */
@@ -12,11 +13,18 @@ import type { ValidationErrors } from './validation-errors.js';
 /** `<` followed by a letter, `!`, `/` or `?`, or `&#`: the classic cross-site-scripting shapes. */
 const DANGEROUS = /<[A-Za-z!/?]|&#/;
 
+/**
+ * Text that is not valid UTF-8 once stored: an escaped lone surrogate (`\uD800`) or NUL
+ * (decisions #28). isWellFormed is ES2024, newer than the project's TypeScript lib.
+ */
+const unstorable = (s: string) => !(s as string & { isWellFormed(): boolean }).isWellFormed() || s.includes('\0');
+
 export function contentErrors(resource: CompiledResource, doc: Record<string, unknown>, schoolYears: { min: number; max: number }): ValidationErrors {
   const errors: ValidationErrors = {};
   const add = (path: string, message: string) => (errors[path] ??= []).push(message);
   walk(doc, '$', (path, name, value) => {
     if (typeof value === 'string' && DANGEROUS.test(value)) add(path, `${name} contains a potentially dangerous value.`);
+    if (typeof value === 'string' && unstorable(value)) add(path, `${name} contains a character that cannot be stored (a lone surrogate or NUL).`);
     if (/^(schoolYear|.+SchoolYear)$/.test(name) && (typeof value === 'number' || typeof value === 'bigint')) {
       const year = Number(value);
       if (year < schoolYears.min || year > schoolYears.max) add(path, `${name} must be between ${schoolYears.min} and ${schoolYears.max}.`);

@@ -1,12 +1,13 @@
 import Koa, { type Context } from 'koa';
 import type { CompiledModel } from '../../spec/model/compiled.js';
+import { Buckets, type Rate } from '../http/rate-limit.js';
 import type { RosteringConfig } from './config.js';
 import type { Endpoint } from './endpoints.js';
 import { applyList, project } from './query/apply.js';
 import { readListQuery, readSingleQuery } from './query/params.js';
 import { parseRoute } from './route.js';
 import type { StoreResolver } from './routing.js';
-import { RosterError, statusBoundary, unauthorized, unknownPath } from './status.js';
+import { RosterError, statusBoundary, tooManyRequests, unauthorized, unknownPath } from './status.js';
 import type { TokenCheck } from './token-check.js';
 import { RosterViews } from './view.js';
 
@@ -16,6 +17,8 @@ export interface RosteringParts {
   endpoints: Map<string, Endpoint>;
   tokens: TokenCheck;
   resolver: StoreResolver;
+  /** Per-caller request rate (by client_id), and failed token checks per source address; each off when absent. */
+  limits?: { perCaller?: Rate; failuresPerAddress?: Rate };
 }
 
 /**
@@ -26,6 +29,8 @@ export interface RosteringParts {
 export function createRosteringApp(parts: RosteringParts): Koa {
   const { config, endpoints, tokens, resolver } = parts;
   const views = new RosterViews(parts.model);
+  const perCaller = parts.limits?.perCaller ? new Buckets(parts.limits.perCaller) : undefined;
+  const failures = parts.limits?.failuresPerAddress ? new Buckets(parts.limits.failuresPerAddress) : undefined;
   const app = new Koa();
   app.proxy = false;
   app.use(statusBoundary);
@@ -39,7 +44,16 @@ export function createRosteringApp(parts: RosteringParts): Koa {
       ctx.set('Allow', 'GET');
       throw new RosterError(405, 'The rostering service is read-only: only GET is supported.');
     }
-    const caller = await tokens.verify(ctx.get('authorization'));
+    // Bad tokens cost a signature check each: over the limit of failures from one address, 429.
+    const address = ctx.req.socket.remoteAddress ?? '';
+    const failWait = failures?.wait(address);
+    if (failWait) throw tooManyRequests(failWait);
+    const caller = await tokens.verify(ctx.get('authorization')).catch((err: unknown) => { failures?.take(address); throw err; });
+    if (perCaller) {
+      const wait = perCaller.wait(caller.clientId);
+      if (wait) throw tooManyRequests(wait);
+      perCaller.take(caller.clientId);
+    }
     const endpoint = endpoints.get(route.endpoint.toLowerCase());
     if (!endpoint) throw unknownPath();
     if (!endpoint.scopes.some((s) => caller.scopes.has(s))) throw unauthorized();

@@ -3,7 +3,7 @@ import type Koa from 'koa';
 import type { Document } from 'openapi-backend';
 import { AdminDatabases, newEncryptionKey } from '../admin-db/index.js';
 import type { StoreRegistry } from '../store/registry.js';
-import { createRosteringApp } from './app.js';
+import { createRosteringApp, type RosteringParts } from './app.js';
 import { ROSTERING_ENV_VARS, readRosteringConfig, type RosteringConfig, type RosteringEnv } from './config.js';
 import { loadEndpoints } from './endpoints.js';
 import { StoreResolver } from './routing.js';
@@ -17,15 +17,15 @@ export { RosteringConfigError, ROSTERING_ENV_VARS, type RosteringEnv } from './c
  * Fails (RosteringConfigError, naming the variable) on bad configuration, including an admin
  * database that cannot be opened.
  */
-export async function createRosteringService(opts: { env: RosteringEnv; stores: StoreRegistry; admins?: AdminDatabases; defaultStore?: string }): Promise<{ app: Koa; config: RosteringConfig }> {
+export async function createRosteringService(opts: { env: RosteringEnv; stores: StoreRegistry; admins?: AdminDatabases; defaultStore?: string; clockSkewSeconds?: number; limits?: RosteringParts['limits'] }): Promise<{ app: Koa; config: RosteringConfig }> {
   const config = readRosteringConfig(opts.env);
   const document = JSON.parse(readFileSync(new URL('../../spec/openapi/rostering.json', import.meta.url), 'utf8')) as Document;
   const [endpoints, tokens, resolver] = await Promise.all([
     loadEndpoints(document),
-    TokenCheck.create(config),
+    TokenCheck.create(config, opts.clockSkewSeconds),
     StoreResolver.create(config, opts.stores, opts.admins ?? new AdminDatabases(opts.defaultStore)),
   ]);
-  return { app: createRosteringApp({ config, model: opts.stores.model, endpoints, tokens, resolver }), config };
+  return { app: createRosteringApp({ config, model: opts.stores.model, endpoints, tokens, resolver, ...(opts.limits ? { limits: opts.limits } : {}) }), config };
 }
 
 /**

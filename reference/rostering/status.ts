@@ -5,13 +5,14 @@ import type { Context, Next } from 'koa';
  * always `failure` / `error`, with the upstream flat `stdx_codeMinor` where it has one.
  */
 export class RosterError extends Error {
-  constructor(readonly status: number, readonly description: string, readonly codeMinor?: string) { super(description); }
+  constructor(readonly status: number, readonly description: string, readonly codeMinor?: string, readonly headers: Record<string, string> = {}) { super(description); }
 }
 
 /** Every failed token check, a missing scope and a tenant mismatch (seed; decisions #23). */
 export const unauthorized = () => new RosterError(401, 'Authentication failed: the token is invalid or missing.');
 export const invalidData = (description: string) => new RosterError(400, description, 'invalid_data');
 export const unknownPath = () => new RosterError(404, 'The specified resource was not found.');
+export const tooManyRequests = (retryAfter: number) => new RosterError(429, `Too many requests; retry after ${retryAfter} s.`, undefined, { 'Retry-After': String(retryAfter) });
 
 export function statusBody(err: RosterError): Record<string, string> {
   return {
@@ -32,6 +33,7 @@ export async function statusBoundary(ctx: Context, next: Next): Promise<void> {
     const e = known ?? new RosterError(500, 'An internal server error occurred');
     ctx.status = e.status;
     if (e.status === 401) ctx.set('WWW-Authenticate', 'Bearer');
+    ctx.set(e.headers);
     ctx.type = 'application/json; charset=utf-8';
     ctx.body = JSON.stringify(statusBody(e));
   }

@@ -1,12 +1,13 @@
 import { importSPKI, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
 import type { RosteringConfig } from './config.js';
 import { RosteringConfigError } from './config.js';
+import { DEFAULT_CLOCK_SKEW_SECONDS, issuedInFuture } from '../security/token-time.js';
 import { unauthorized } from './status.js';
 
 /**
  * The checks on every request (seed: Checks on every request): signature with the configured
- * key and algorithm only, `iss`, `aud` (string or array), `exp` required, `nbf`, and at least one
- * rostering scope. Verified tokens are cached until they expire, so a token's signature is checked
+ * key and algorithm only, `iss` (exactly), `aud` (string or array), `exp` required, `nbf`, an
+ * `iat` not beyond the clock skew, and at least one rostering scope. Verified tokens are cached until they expire, so a token's signature is checked
  * once, not on every page of a walk.
  */
 export const SCOPE_NAMES = ['roster-core.readonly', 'roster.readonly', 'roster-demographics.readonly'] as const;
@@ -19,6 +20,8 @@ export interface InstanceClaim {
 
 /** What the rest of the service needs from a verified token. */
 export interface Caller {
+  /** The token's `client_id` (else `sub`), for per-caller limits; empty when neither is present. */
+  clientId: string;
   scopes: Set<ScopeName>;
   /** Education organization ids, as strings; empty when the claim is absent. */
   educationOrganizationIds: string[];
@@ -33,16 +36,17 @@ const CACHE_LIMIT = 10_000;
 export class TokenCheck {
   private readonly cache = new Map<string, Caller>();
 
-  private constructor(private readonly config: RosteringConfig, private readonly key: CryptoKey) {}
+  private constructor(private readonly config: RosteringConfig, private readonly key: CryptoKey, private readonly clockSkewSeconds: number) {}
 
-  static async create(config: RosteringConfig): Promise<TokenCheck> {
+  /** `clockSkewSeconds`: how far in the future an `iat` may lie (the issuer's clock may run ahead). */
+  static async create(config: RosteringConfig, clockSkewSeconds = DEFAULT_CLOCK_SKEW_SECONDS): Promise<TokenCheck> {
     let key: CryptoKey;
     try {
       key = await importSPKI(config.publicKeyPem, config.algorithm);
     } catch (err) {
       throw new RosteringConfigError('OAUTH2_PUBLIC_KEY_PEM', `cannot be read as a ${config.algorithm} public key (${(err as Error).message})`);
     }
-    return new TokenCheck(config, key);
+    return new TokenCheck(config, key, clockSkewSeconds);
   }
 
   /** The caller behind an Authorization header; throws the 401 RosterError on any failure. */
@@ -66,8 +70,9 @@ export class TokenCheck {
     } catch {
       throw unauthorized();
     }
-    // iss compared exactly, except for a trailing slash on either side (upstream).
-    if (typeof payload.iss !== 'string' || payload.iss.replace(/\/+$/, '') !== this.config.issuer.replace(/\/+$/, '')) throw unauthorized();
+    // iss "must equal" the configured issuer (seed; decisions #30): no trailing-slash leniency.
+    if (payload.iss !== this.config.issuer) throw unauthorized();
+    if (issuedInFuture(payload, now, this.clockSkewSeconds)) throw unauthorized();
     const caller = readClaims(payload);
     if (!caller.scopes.size) throw unauthorized();
     if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
@@ -79,6 +84,7 @@ export class TokenCheck {
 function readClaims(p: JWTPayload): Caller {
   const odsInstanceId = [p.odsInstanceId, p.ods_instance_id, p.OdsInstanceId].map((v) => (typeof v === 'number' || typeof v === 'string') && /^\d+$/.test(String(v)) ? Number(v) : undefined).find((v) => v !== undefined);
   return {
+    clientId: typeof p.client_id === 'string' ? p.client_id : typeof p.sub === 'string' ? p.sub : '',
     scopes: readScopes(p.scope),
     educationOrganizationIds: listOf(p.educationOrganizationId).filter((id) => /^\d+$/.test(id)),
     ...(odsInstanceId !== undefined ? { odsInstanceId } : {}),

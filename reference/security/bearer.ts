@@ -16,7 +16,7 @@ const CACHE_LIMIT = 10_000;
  * (research/ods-server-details.md §3). Verified tokens are cached until they expire, so the
  * signature is checked once per token rather than once per request.
  */
-export function bearerAuthenticator(issuer: Issuer, clients: Client[]) {
+export function bearerAuthenticator(issuer: Issuer, clients: Client[], clockSkewSeconds: number) {
   const byKey = new Map(clients.map((c) => [c.key, c]));
   const cache = new Map<string, Principal>();
   const fail = (message: string) => new Problem('security:authentication', { errors: [message] });
@@ -34,7 +34,7 @@ export function bearerAuthenticator(issuer: Issuer, clients: Client[]) {
     if (cached && (cached.claims.exp ?? 0) > now) return cached;
     let claims: TokenClaims;
     try {
-      claims = await issuer.verify(token);
+      claims = await issuer.verify(token, clockSkewSeconds);
     } catch {
       throw fail('Invalid token');
     }

@@ -1,5 +1,6 @@
 import { createPublicKey, randomBytes } from 'node:crypto';
 import { SignJWT, exportSPKI, generateKeyPair, importPKCS8, importSPKI, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
+import { issuedInFuture } from './token-time.js';
 
 /**
  * The token issuer: RS256-signed JWT access tokens (decisions #20), so the rostering service
@@ -48,9 +49,14 @@ export class Issuer {
       .sign(this.privateKey);
   }
 
-  /** Verifies signature, algorithm, issuer and expiry; throws on any failure. */
-  async verify(token: string): Promise<TokenClaims> {
-    const { payload } = await jwtVerify<TokenClaims>(token, this.publicKey, { issuer: this.issuer, algorithms: ['RS256'], requiredClaims: ['exp'] });
+  /**
+   * Verifies signature, algorithm, issuer, audience (the one this issuer names: a token for
+   * another service is not ours, decisions #30), expiry, and an `iat` no later than the clock
+   * skew allows; throws on any failure.
+   */
+  async verify(token: string, clockSkewSeconds: number): Promise<TokenClaims> {
+    const { payload } = await jwtVerify<TokenClaims>(token, this.publicKey, { issuer: this.issuer, audience: this.audience, algorithms: ['RS256'], requiredClaims: ['exp'] });
+    if (issuedInFuture(payload, Math.floor(Date.now() / 1000), clockSkewSeconds)) throw new Error('iat is in the future');
     return payload;
   }
 }

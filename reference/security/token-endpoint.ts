@@ -2,31 +2,36 @@ import type { Context } from 'koa';
 import type { Client, Settings } from '../config/load.js';
 import { parseJson, readText, requireJsonContentType } from '../http/body.js';
 import { Problem } from '../http/problems.js';
+import { Buckets } from '../http/rate-limit.js';
 import type { Issuer } from './issuer.js';
-import { verifySecret } from './secrets.js';
+import { provenSecret, verifySecret } from './secrets.js';
 
 /**
  * POST {base_url}/oauth/token — the client-credentials grant (seed: Authentication; decisions #20).
  * Checks run in the upstream order (research/ods-server-details.md §2); errors are OAuth error
  * objects, never problem details, except the 415s of a missing or foreign Content-Type.
  */
-type OAuthError = 'invalid_client' | 'invalid_request' | 'unsupported_grant_type' | 'invalid_scope';
+type OAuthError = 'invalid_client' | 'invalid_request' | 'unsupported_grant_type' | 'invalid_scope' | 'temporarily_unavailable';
 
 class TokenError extends Error {
-  constructor(readonly status: 400 | 401, readonly error: OAuthError, readonly description?: string) { super(error); }
+  constructor(readonly status: 400 | 401 | 429, readonly error: OAuthError, readonly description?: string, readonly retryAfter?: number) { super(error); }
 }
 
 export const ROSTER_SCOPES = ['roster-core.readonly', 'roster.readonly', 'roster-demographics.readonly'];
 
 export function tokenEndpoint(settings: Settings, issuer: Issuer) {
   const clients = new Map(settings.clients.map((c) => [c.key, c]));
+  // Failed secret checks are counted per client key and per source address; over either limit
+  // the endpoint answers 429 before hashing anything (a wrong secret costs a deliberately slow
+  // hash). Right secrets are not counted, so clients that know theirs are never slowed.
+  const failures = { byKey: new Buckets(settings.throttle.tokenFailuresPerKey), byAddress: new Buckets(settings.throttle.tokenFailuresPerAddress) };
   return async (ctx: Context): Promise<void> => {
     const mediaType = requireJsonContentType(ctx, (t) => t === 'application/json' || t === 'application/x-www-form-urlencoded');
     // An oversized body is a 413 here too; any other reading failure counts as no body.
     const text = await readText(ctx).catch((err: unknown) => { if (err instanceof Problem && err.suffix === 'request-entity-too-large') throw err; return ''; });
     try {
       const fields = readFields(mediaType, text);
-      const client = authenticate(ctx.get('authorization'), fields, clients);
+      const client = await authenticate(ctx.get('authorization'), fields, clients, failures, ctx.req.socket.remoteAddress ?? '');
       if ((fields.grant_type ?? '').toLowerCase() !== 'client_credentials') throw new TokenError(400, 'unsupported_grant_type');
       if (!client) throw new TokenError(401, 'invalid_client');
       const scope = grantScope(client, fields.scope);
@@ -49,6 +54,7 @@ export function tokenEndpoint(settings: Settings, issuer: Issuer) {
       if (!(err instanceof TokenError)) throw err;
       ctx.status = err.status;
       ctx.set('Cache-Control', 'no-store');
+      if (err.retryAfter) ctx.set('Retry-After', String(err.retryAfter));
       ctx.body = { error: err.error, ...(err.description ? { error_description: err.description } : {}) };
     }
   };
@@ -72,7 +78,7 @@ function readFields(mediaType: string, text: string): Record<string, string> {
 }
 
 /** Credentials from a Basic header or the body, never both; returns the client or undefined. */
-function authenticate(header: string, fields: Record<string, string>, clients: Map<string, Client>): Client | undefined {
+async function authenticate(header: string, fields: Record<string, string>, clients: Map<string, Client>, failures: { byKey: Buckets; byAddress: Buckets }, address: string): Promise<Client | undefined> {
   let id = fields.client_id;
   let secret = fields.client_secret;
   if (header) {
@@ -88,9 +94,17 @@ function authenticate(header: string, fields: Record<string, string>, clients: M
   }
   if (!id?.trim() || !secret?.trim()) throw new TokenError(401, 'invalid_request');
   const client = clients.get(id);
+  // A secret this process already proved passes at once, so a flood against a key does not lock
+  // out the client that holds it.
+  if (client && provenSecret(secret, client.secretHash)) return client;
+  const wait = Math.max(failures.byKey.wait(id), failures.byAddress.wait(address));
+  if (wait) throw new TokenError(429, 'temporarily_unavailable', `Too many failed attempts; retry after ${wait} s.`, wait);
   // Hash even for unknown keys so that timing does not reveal which keys exist.
-  const ok = verifySecret(secret, client?.secretHash ?? UNKNOWN_CLIENT_HASH);
-  return client && ok ? client : undefined;
+  const ok = await verifySecret(secret, client?.secretHash ?? UNKNOWN_CLIENT_HASH);
+  if (client && ok) return client;
+  failures.byKey.take(id);
+  failures.byAddress.take(address);
+  return undefined;
 }
 
 const UNKNOWN_CLIENT_HASH = 'scrypt$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';

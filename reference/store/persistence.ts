@@ -1,4 +1,5 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, truncateSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile, DataFileSync } from 'lowdb/node';
@@ -16,6 +17,11 @@ import type { DataStore, DeleteEvent, KeyChangeEvent, StoredRecord } from './sto
  * the journal generation it includes) and journals `name.json.journal.<generation>`. Loading
  * reads the state and replays every journal of its generation or later, so a crash at any
  * point of a compaction loses nothing.
+ *
+ * Each journal line is `{"c":"<checksum>","e":[entries]}`, the checksum taken over the text of
+ * the entries, so damage is seen, never replayed or skipped in silence: a torn last line (a kill
+ * mid-append, never acknowledged) is cut off; a bad line anywhere else stops start-up with the
+ * file and line, unless recovery is asked for, which drops the bad lines and says how many.
  */
 export type JournalEntry =
   | { t: 'put'; r: string; rec: StoredRecord; v: number; d: number }
@@ -30,7 +36,29 @@ interface PersistedState {
   collections: Record<string, { records: StoredRecord[]; deletes: DeleteEvent[]; keyChanges: KeyChangeEvent[] }>;
 }
 
+/** A data store file that cannot be loaded: one line naming the file and where, never its content. */
+export class StoreFileError extends Error {}
+
+export interface PersistenceOptions {
+  /** fsync every journal append before the write is acknowledged (survives an OS crash, costs a disk flush per write). */
+  fsync?: boolean;
+  /** Drop damaged journal lines instead of refusing to start; their count is reported. */
+  recover?: boolean;
+  /** Where recovery reports what it dropped. */
+  warn?: (message: string) => void;
+}
+
 const COMPACT_EVERY = 20_000;
+const checksum = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+const journalLine = (entries: JournalEntry[]) => { const text = stringifyExact(entries); return `{"c":"${checksum(text)}","e":${text}}\n`; };
+const LINE = /^\{"c":"([0-9a-f]{16})","e":(\[.*\])\}$/s;
+
+/** The entries of a journal line, or undefined when it is damaged (checksum, form). */
+function readJournalLine(line: string): JournalEntry[] | undefined {
+  const m = LINE.exec(line);
+  if (!m || checksum(m[2]) !== m[1]) return undefined;
+  try { return parseExact(m[2]) as JournalEntry[]; } catch { return undefined; }
+}
 const codec = { parse: (s: string) => parseExact(s) as PersistedState, stringify: (d: PersistedState) => stringifyExact(d) };
 
 export class Persistence {
@@ -39,38 +67,62 @@ export class Persistence {
   private compacting: Promise<void> | undefined;
   private readonly low: Low<PersistedState>;
 
-  private constructor(private readonly file: string) {
+  private constructor(private readonly file: string, private readonly fsync: boolean) {
     this.low = new Low<PersistedState>(new DataFile(file, codec), emptyState());
   }
 
   /** Opens (or creates) the files of a store and replays them into the given empty store. */
-  static open(file: string, store: DataStore): Persistence {
+  static open(file: string, store: DataStore, options: PersistenceOptions = {}): Persistence {
     mkdirSync(dirname(file), { recursive: true });
-    const p = new Persistence(file);
-    const state = new DataFileSync<PersistedState>(file, codec).read();
+    const p = new Persistence(file, options.fsync ?? false);
+    const state = readState(file);
     if (state) {
       store.restore(state);
       p.generation = state.generation;
     }
     for (const g of p.journalGenerations().filter((x) => x >= p.generation)) {
-      const text = readFileSync(p.journalFile(g), 'utf8');
+      const journal = p.journalFile(g);
+      const text = readFileSync(journal, 'utf8');
       // A torn last line (killed mid-append) was never acknowledged: cut it off, so that the
       // next append starts a line of its own instead of joining (and losing) it.
-      if (text && !text.endsWith('\n')) truncateSync(p.journalFile(g), Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
-      for (const line of text.split('\n')) {
-        if (!line.trim()) continue;
-        let entry: JournalEntry | JournalEntry[];
-        try { entry = parseExact(line) as JournalEntry | JournalEntry[]; } catch { continue; }
-        for (const e of Array.isArray(entry) ? entry : [entry]) store.replay(e);
+      const whole = text.slice(0, text.lastIndexOf('\n') + 1);
+      if (whole.length < text.length) truncateSync(journal, Buffer.byteLength(whole));
+      const lines = whole.split('\n').slice(0, -1);
+      const kept: string[] = [];
+      const dropped: number[] = [];
+      let offset = 0;
+      for (const [i, line] of lines.entries()) {
+        const entries = readJournalLine(line);
+        if (entries) {
+          for (const e of entries) store.replay(e);
+          kept.push(line);
+        } else if (options.recover) {
+          dropped.push(i + 1);
+        } else {
+          throw new StoreFileError(`data store journal ${journal} is damaged at line ${i + 1} (byte ${offset}): start with --recover to drop damaged records`);
+        }
+        offset += Buffer.byteLength(line) + 1;
+      }
+      if (dropped.length) {
+        // Rewritten without them, so that the next start is clean (temp file and rename: all or nothing).
+        writeFileSync(`${journal}.tmp`, kept.map((l) => `${l}\n`).join(''));
+        renameSync(`${journal}.tmp`, journal);
+        (options.warn ?? console.warn)(`data store journal ${journal}: recovery dropped ${dropped.length} damaged record${dropped.length === 1 ? '' : 's'} (line${dropped.length === 1 ? '' : 's'} ${dropped.join(', ')})`);
       }
       p.generation = Math.max(p.generation, g);
     }
     return p;
   }
 
-  /** Appends the entries of one operation, as one line (one entry, or an array), before the write is acknowledged. */
+  /** Appends the entries of one operation, as one checksummed line, before the write is acknowledged. */
   append(entries: JournalEntry[]): void {
-    appendFileSync(this.journalFile(this.generation), `${stringifyExact(entries.length === 1 ? entries[0] : entries)}\n`);
+    const fd = openSync(this.journalFile(this.generation), 'a');
+    try {
+      writeSync(fd, journalLine(entries));
+      if (this.fsync) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     this.entries += entries.length;
     if (this.entries >= COMPACT_EVERY && !this.compacting) void this.compact();
   }
@@ -112,6 +164,24 @@ export class Persistence {
     const prefix = `${basename(this.file)}.journal.`;
     return readdirSync(dir).filter((f) => f.startsWith(prefix)).map((f) => Number(f.slice(prefix.length))).filter(Number.isInteger).sort((a, b) => a - b);
   }
+}
+
+/** The compacted state, if there is one; a file that cannot be read as one stops start-up with one line. */
+function readState(file: string): PersistedState | undefined {
+  let state: PersistedState | null;
+  try {
+    state = new DataFileSync<PersistedState>(file, codec).read();
+  } catch (err) {
+    // The parser's message quotes the file's content: say only what and where.
+    const why = err instanceof SyntaxError ? (readFileSync(file, 'utf8').trim() ? 'it is not valid JSON (damaged or truncated)' : 'it is empty') : `it cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`;
+    throw new StoreFileError(`data store file ${file} cannot be loaded: ${why}; restore it from a backup or move it away`);
+  }
+  if (state === null) return undefined;
+  const s = state as Partial<PersistedState> | null;
+  if (!s || typeof s !== 'object' || typeof s.generation !== 'number' || typeof s.version !== 'number' || typeof s.collections !== 'object' || s.collections === null) {
+    throw new StoreFileError(`data store file ${file} cannot be loaded: it is not a data store state (generation, version, collections); restore it from a backup or move it away`);
+  }
+  return state;
 }
 
 function emptyState(): PersistedState {

@@ -1,5 +1,5 @@
 import type { CompiledModel } from '../../spec/model/compiled.js';
-import { Persistence } from './persistence.js';
+import { Persistence, type PersistenceOptions } from './persistence.js';
 import { DataStore } from './store.js';
 
 /**
@@ -13,7 +13,7 @@ export class StoreRegistry {
   private readonly stores = new Map<string, DataStore>();
   private readonly persistences: Persistence[] = [];
 
-  constructor(readonly model: CompiledModel) {}
+  constructor(readonly model: CompiledModel, private readonly options: PersistenceOptions = {}) {}
 
   open(connectionString: string): DataStore {
     const existing = this.stores.get(connectionString);
@@ -24,7 +24,7 @@ export class StoreRegistry {
     if ((scheme !== 'memory' && scheme !== 'file') || !rest) throw new Error(`unsupported data-store connection string '${scheme}:…' (use memory:<name> or file:<path>)`);
     const store = new DataStore(this.model);
     if (scheme === 'file') {
-      const persistence = Persistence.open(rest, store);
+      const persistence = Persistence.open(rest, store, this.options);
       store.attach(persistence);
       this.persistences.push(persistence);
     }

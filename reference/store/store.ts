@@ -165,6 +165,11 @@ export class DataStore {
 
   /** Entries of the operation in progress: journaled together, as one line, when it ends. */
   private batch?: JournalEntry[];
+  /**
+   * How to take back the operation in progress, newest last, and the records it touched (their
+   * references are re-derived once everything is restored, since a reference resolves by key).
+   */
+  private undo?: { steps: (() => void)[]; touched: Set<StoredRecord> };
 
   private log(entry: JournalEntry extends infer E ? (E extends JournalEntry ? Omit<E, 'v' | 'd'> : never) : never): void {
     const full = { ...entry, v: this.version, d: this.descriptorIds } as JournalEntry;
@@ -172,17 +177,36 @@ export class DataStore {
     else this.persistence?.append([full]);
   }
 
-  /** Runs one store operation; everything it journals is appended in one write (all or nothing after a kill). */
+  /**
+   * Runs one store operation; everything it journals is appended in one write (all or nothing
+   * after a kill). If that write fails (or the operation throws), the operation is taken back in
+   * memory before the error goes on, so that a 5xx leaves no trace: memory never holds a change
+   * the journal lacks.
+   */
   private atomically<T>(operation: () => T): T {
     if (this.batch) return operation();
     this.batch = [];
+    this.undo = { steps: [], touched: new Set() };
+    const version = this.version;
     try {
-      return operation();
+      const result = operation();
+      if (this.batch.length) this.persistence?.append(this.batch);
+      return result;
+    } catch (err) {
+      const { steps, touched } = this.undo;
+      for (let i = steps.length - 1; i >= 0; i--) steps[i]();
+      this.version = version;
+      for (const r of touched) if (this.collection(r.resource).byId.get(r.id) === r) this.references.add(this.model.byName.get(r.resource)!, r);
+      throw err;
     } finally {
-      const entries = this.batch;
       this.batch = undefined;
-      if (entries.length) this.persistence?.append(entries);
+      this.undo = undefined;
     }
+  }
+
+  private onUndo(record: StoredRecord, step: () => void): void {
+    this.undo?.steps.push(step);
+    this.undo?.touched.add(record);
   }
 
   /** The whole store as plain data (for compaction into the lowdb file). */
@@ -288,11 +312,13 @@ export class DataStore {
     c.byKey.set(key, record);
     c.index(record);
     this.references.add(resource, record);
+    this.onUndo(record, () => { c.byId.delete(record.id); c.byKey.delete(key); c.unindex(record); this.references.remove(record); });
     // A key deleted and created again no longer counts as deleted (decisions #17, upstream).
     const i = c.deletedKeys.has(key) ? c.deletes.findIndex((d) => d.key === key) : -1;
     if (i >= 0) {
-      c.deletes.splice(i, 1);
+      const [event] = c.deletes.splice(i, 1);
       c.deletedKeys.delete(key);
+      this.onUndo(record, () => { c.deletes.splice(i, 0, event); c.deletedKeys.add(key); });
       this.log({ t: 'undel', r: resource.name, key });
     }
     this.log({ t: 'put', r: resource.name, rec: record });
@@ -308,6 +334,13 @@ export class DataStore {
     const c = this.collection(resource.name);
     const key = naturalKey(resource, doc);
     const oldDoc = record.doc;
+    const before = { key: record.key, doc: record.doc, etag: record.etag, lastModified: record.lastModified, changeVersion: record.changeVersion };
+    this.onUndo(record, () => {
+      const newDoc = record.doc;
+      if (record.key !== before.key) { c.byKey.delete(record.key); c.byKey.set(before.key, record); }
+      Object.assign(record, before);
+      c.reindex(record, newDoc);
+    });
     if (key !== record.key) {
       const oldKeyValues = keyValues(resource, record.doc);
       // Where each referrer names this record, found while the old key still resolves to it.
@@ -321,6 +354,7 @@ export class DataStore {
       this.references.add(resource, record);
       const event = { id: record.id, changeVersion: record.changeVersion, oldKeyValues, newKeyValues: keyValues(resource, doc) };
       c.keyChanges.push(event);
+      this.onUndo(record, () => { c.keyChanges.splice(c.keyChanges.indexOf(event), 1); });
       this.log({ t: 'put', r: resource.name, rec: record });
       this.log({ t: 'kc', r: resource.name, ev: event });
       this.cascade(record, dependents);
@@ -367,7 +401,18 @@ export class DataStore {
     c.byKey.delete(record.key);
     const event = { id: record.id, changeVersion: ++this.version, key: record.key, keyValues: keyValues(resource, record.doc), doc: record.doc };
     c.deletes.push(event);
+    const wasDeleted = c.deletedKeys.has(event.key);
     c.deletedKeys.add(event.key);
+    this.onUndo(record, () => {
+      c.deletes.splice(c.deletes.indexOf(event), 1);
+      if (!wasDeleted) c.deletedKeys.delete(event.key);
+      // Back in its place in creation order (the order of collections and pages).
+      const records = [...c.byId.values(), record].sort((a, b) => a.created - b.created);
+      c.byId.clear();
+      for (const r of records) c.byId.set(r.id, r);
+      c.byKey.set(record.key, record);
+      c.index(record);
+    });
     this.log({ t: 'del', r: resource.name, ev: event });
   }
 

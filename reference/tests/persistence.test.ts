@@ -31,3 +31,19 @@ test('a durable store keeps records, deletes and change versions across a restar
   }
   assert.ok(readdirSync(dir).includes('store.json'), 'closing compacts into the lowdb file');
 });
+
+test('with journalFsync a durable store journals and reloads the same way', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'store-fsync-'));
+  const dataStore = `file:${join(dir, 'store.json')}`;
+  const first = await startForTest({ dataStore, journalFsync: true });
+  assert.equal(first.settings.journalFsync, true);
+  for (const code of ['A', 'B']) assert.equal((await first.data('gradeLevelDescriptors', { method: 'POST', body: descriptor(code) })).status, 201);
+  const again = await startForTest({ dataStore, port: 0 });
+  try {
+    const list = (await (await again.data('gradeLevelDescriptors')).json()) as { codeValue: string }[];
+    assert.deepEqual(list.map((d) => d.codeValue), ['A', 'B']);
+  } finally {
+    await again.close();
+    await first.close().catch(() => undefined);
+  }
+});

@@ -20,7 +20,7 @@ export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
 
 /** Environment variables that would override the child's configuration file (which alone decides). */
-const OVERRIDING_VARIABLES = ['REFERENCE_PORT', 'ROSTERING_PORT', 'REFERENCE_DATA_STORE', 'REFERENCE_PAGE_SIZE_LIMIT', 'REFERENCE_CONFIG', 'REFERENCE_ISSUER_PRIVATE_KEY_PEM', 'NODE_TEST_CONTEXT', 'NODE_OPTIONS', ...ROSTERING_ENV_VARS];
+const OVERRIDING_VARIABLES = ['REFERENCE_PORT', 'ROSTERING_PORT', 'REFERENCE_DATA_STORE', 'REFERENCE_PAGE_SIZE_LIMIT', 'REFERENCE_CONFIG', 'REFERENCE_ISSUER_PRIVATE_KEY_PEM', 'REFERENCE_ADMIN_KEY', 'REFERENCE_ADMIN_SECRET', 'NODE_TEST_CONTEXT', 'NODE_OPTIONS', ...ROSTERING_ENV_VARS];
 
 export interface ChildExit { code: number | null; signal: NodeJS.Signals | null }
 

@@ -671,7 +671,7 @@ type Registry = { prefix: string; problemTypes: { suffix: string; title: string;
 const REG = registry as Registry;
 const PROBLEMS = new Map(REG.problemTypes.map((p) => [`${REG.prefix}${p.suffix}`, p]));
 const PROBLEM_MEMBERS = new Set(['detail', 'type', 'title', 'status', 'correlationId', 'validationErrors', 'errors']);
-const OAUTH_ERRORS = new Set(['invalid_client', 'invalid_request', 'unsupported_grant_type', 'invalid_scope']);
+const OAUTH_ERRORS = new Set(['invalid_client', 'invalid_request', 'unsupported_grant_type', 'invalid_scope', 'temporarily_unavailable']);
 
 /** Internal detail an answer must never carry, found anywhere in its text. */
 export function leaks(text: string, forbidden: { label: string; value: string }[] = [], roots: string[] = []): string[] {
@@ -738,7 +738,8 @@ function problemBodyErrors(req: HttpRequest, ex: Exchange, text: string): string
   if (!body || typeof body !== 'object' || Array.isArray(body)) return ['4xx body is not a JSON object'];
   const errors: string[] = [];
   if (!/^application\/(problem\+)?json\b/i.test(String(ex.headers['content-type'] ?? ''))) errors.push(`4xx content type ${String(ex.headers['content-type'])}`);
-  if (isToken && (status === 400 || status === 401) && 'error' in body) {
+  if (isToken && (status === 400 || status === 401 || status === 429) && 'error' in body) {
+    if (status === 429 && !ex.headers['retry-after']) errors.push('429 without Retry-After');
     if (!OAUTH_ERRORS.has(String(body.error))) errors.push(`unknown OAuth error ${String(body.error)}`);
     if (Object.keys(body).some((k) => k !== 'error' && k !== 'error_description')) errors.push('OAuth error with other members');
     return errors;

@@ -43,17 +43,38 @@ test.describe('Authorization: Bearer on data requests', () => {
   });
 
   test('answers 401 for an expired token', rule('data.authentication.expired-token-401'), async ({ anon }) => {
-    const cap = target.capabilities?.issuerSigningKey;
-    const pem = cap?.pemEnv ? process.env[cap.pemEnv] : cap?.pemFile ? readFileSync(cap.pemFile, 'utf8') : undefined;
-    test.info().annotations.push(...(pem ? [] : [{ type: 'not-applicable', description: 'needs capability issuerSigningKey to sign an expired token' }]));
-    test.skip(!pem, 'not applicable: needs capability issuerSigningKey');
     // The same claims as a real token, re-signed with an expiry in the past.
-    const claims = decodeJwt(sharedTokens().primary);
     const past = Math.floor(Date.now() / 1000) - 600;
-    const expired = await new SignJWT({ ...claims, iat: past - 1800, exp: past })
-      .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
-      .sign(await importPKCS8(pem!, 'RS256'));
+    const expired = await resigned({ iat: past - 1800, exp: past });
     const body = await expectProblem(await anon.get(resource, { Authorization: `Bearer ${expired}` }), 'security:authentication');
     expect(body.errors?.length).toBe(1);
   });
+
+  test('answers 401 for a token whose aud names another service', rule('data.authentication.foreign-audience-401'), async ({ anon }) => {
+    const foreign = await resigned({ aud: 'https://another-service.example.test' });
+    await expectProblem(await anon.get(resource, { Authorization: `Bearer ${foreign}` }), 'security:authentication');
+    // The control: the same claims re-signed unchanged are accepted.
+    expect((await anon.get(`${resource}?limit=1`, { Authorization: `Bearer ${await resigned({})}` })).status()).toBe(200);
+  });
+
+  test('answers 401 for a token issued further in the future than the clock skew allows', rule('data.authentication.future-iat-401'), async ({ anon }) => {
+    const now = Math.floor(Date.now() / 1000);
+    const future = await resigned({ iat: now + 3600, exp: now + 7200 });
+    await expectProblem(await anon.get(resource, { Authorization: `Bearer ${future}` }), 'security:authentication');
+    expect((await anon.get(`${resource}?limit=1`, { Authorization: `Bearer ${await resigned({ iat: now + 5 })}` })).status()).toBe(200);
+  });
 });
+
+/**
+ * The primary client's real token claims with some changed, re-signed with the issuer's key
+ * (capability issuerSigningKey; the test is not applicable without it).
+ */
+async function resigned(changes: Record<string, unknown>): Promise<string> {
+  const cap = target.capabilities?.issuerSigningKey;
+  const pem = cap?.pemEnv ? process.env[cap.pemEnv] : cap?.pemFile ? readFileSync(cap.pemFile, 'utf8') : undefined;
+  test.info().annotations.push(...(pem ? [] : [{ type: 'not-applicable', description: 'needs capability issuerSigningKey to sign a crafted token' }]));
+  test.skip(!pem, 'not applicable: needs capability issuerSigningKey');
+  return new SignJWT({ ...decodeJwt(sharedTokens().primary), ...changes })
+    .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+    .sign(await importPKCS8(pem!, 'RS256'));
+}

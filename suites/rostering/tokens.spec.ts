@@ -106,6 +106,20 @@ test.describe('Authorization: Bearer on rostering requests', () => {
     }
   });
 
+  test('answers 401 when iss differs from the configured issuer only by a trailing slash', rule('roster.roster-auth.issuer-exact-401', 'roster.roster-auth.issuer-mismatch-401'), async ({ request }) => {
+    const { iss } = await issuedClaims(request);
+    const other = String(iss).endsWith('/') ? String(iss).replace(/\/+$/, '') : `${iss}/`;
+    await expectUnauthorized(await request.get(url(), { headers: bearer(await craftToken(request, { claims: { iss: other } })) }));
+  });
+
+  test('answers 401 for a token issued further in the future than the clock skew allows', rule('roster.roster-auth.future-iat-401'), async ({ request }) => {
+    const now = Math.floor(Date.now() / 1000);
+    await expectUnauthorized(await request.get(url(), { headers: bearer(await craftToken(request, { claims: { iat: now + 3600, exp: now + 7200 } })) }));
+    // The control: an iat a few seconds ahead (clocks differ a little) passes.
+    const res = await request.get(url(), { headers: bearer(await craftToken(request, { claims: { iat: now + 5, exp: now + 600 } })) });
+    expect(res.status(), await res.text()).toBe(200);
+  });
+
   test('answers 401 when aud differs from the configured audience or is missing', rule('roster.roster-auth.audience-mismatch-401'), async ({ request }) => {
     const { aud } = await issuedClaims(request);
     for (const other of [`${String(aud)}/other`, 'https://audience.example.test', ['https://audience.example.test'], undefined]) {

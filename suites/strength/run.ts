@@ -8,7 +8,7 @@
  * Usage: tsx suites/strength/run.ts [fault name ...]   (default: every fault)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
@@ -63,10 +63,13 @@ async function freeBlock(n: number): Promise<number> {
 
 interface Deployment { flow: string; dataPort: number; rosteringPort: number; env: Record<string, string>; issuer: string; audience: string; multiTenant: boolean; contextRouting: boolean }
 
+/** The run's admin secret (the reference has no default one): the references take it, the suites read it via the target's secretEnv. */
+process.env.CONFORMANCE_ADMIN_SECRET ??= randomBytes(24).toString('base64url');
+
 function startProcess(name: string, env: Record<string, string>): ChildProcess {
   const log = createWriteStream(join(out, `reference-${name}.log`));
   const child = spawn(process.execPath, ['--import', 'tsx', 'reference/main.ts', '--config', 'reference/config/conformance.json'], {
-    cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: root, env: { ...process.env, REFERENCE_ADMIN_KEY: 'conformance-admin', REFERENCE_ADMIN_SECRET: process.env.CONFORMANCE_ADMIN_SECRET!, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);

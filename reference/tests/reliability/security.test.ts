@@ -215,3 +215,31 @@ test('each client\'s request rate is bounded by configuration: 429 with a proble
     await ref.close();
   }
 });
+
+test('the rostering service is bounded too: failed token checks per address and each caller\'s rate (429, status body, Retry-After)', async () => {
+  const ref = await startForTest({
+    rateLimit: { requestsPerSecond: 0.01, burst: 3 },
+    throttle: { rosteringFailuresPerAddress: { requestsPerSecond: 0.01, burst: 5 } },
+    clients: [{ key: 'test', secret: 'test-secret', rosterScopes: ['roster-core.readonly'] }],
+  });
+  try {
+    const roster = (authorization: string) => send({ service: 'rostering', method: 'GET', url: `${ref.rosteringBaseUrl}/std/roster/rostering/v1p2/orgs`, headers: { Authorization: authorization }, kind: '429' }, { timeoutMs: 10_000 });
+    const limitedOk = (e: Exchange) => {
+      assert.equal(e.status, 429);
+      assert.match(String(e.headers['retry-after']), /^[1-9]\d*$/);
+      assert.deepEqual(judge({ service: 'rostering', method: 'GET', url: `${ref.rosteringBaseUrl}/std/roster/rostering/v1p2/orgs`, headers: {}, kind: '' }, e, { maxBodyBytes: Infinity, forbidden: [] }), []);
+    };
+    // The caller's own rate: three reads pass, the fourth is refused.
+    const reads = [];
+    for (let i = 0; i < 4; i++) reads.push(await roster(`Bearer ${ref.token}`));
+    assert.deepEqual(reads.slice(0, 3).map((e) => e.status), [200, 200, 200]);
+    limitedOk(reads[3]);
+    // Bad tokens from one address: five get 401, then 429 before any check.
+    const bad = [];
+    for (let i = 0; i < 7; i++) bad.push(await roster(`Bearer not-a-token-${i}`));
+    assert.deepEqual(bad.slice(0, 5).map((e) => e.status), [401, 401, 401, 401, 401]);
+    for (const e of bad.slice(5)) limitedOk(e);
+  } finally {
+    await ref.close();
+  }
+});
