@@ -57,7 +57,7 @@ export async function startCustom(model: CompiledModel, version: string, overrid
   });
   const admins = new AdminDatabases(settings.dataStore);
   const instances = new InstanceResolver(settings, stores, admins);
-  const app = createDataApiApp({ settings, model, store, validator, issuer, document, version, instances });
+  const app = createDataApiApp({ settings, model, store, validator, issuer, document, version, build: version, instances });
   server.on('request', app.callback());
   const pending = model.resources.flatMap((r) => { const ids = operationIds(r); return [ids.post, ids.put, ids.getAll]; });
   const warm = () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
@@ -33,7 +34,9 @@ const specFile = (name: string) => new URL(`../spec/openapi/${name}`, import.met
 
 export async function startReference(opts: { configFile?: string; overrides?: Partial<ReferenceConfig> } = {}): Promise<RunningReference> {
   const settings = loadSettings(opts.configFile, opts.overrides);
-  const document = JSON.parse(readFileSync(specFile('data-api.json'), 'utf8')) as Document & Record<string, unknown>;
+  const documentText = readFileSync(specFile('data-api.json'), 'utf8');
+  const document = JSON.parse(documentText) as Document & Record<string, unknown>;
+  const documentHash = createHash('sha256').update(documentText).digest('hex').slice(0, 12);
   const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const validator = new RequestValidator(document);
   await validator.init();
@@ -63,7 +66,7 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
     // One set of admin databases for both servers: the same token resolves the same store.
     const admins = new AdminDatabases(settings.dataStore);
     const instances = new InstanceResolver(settings, stores, admins);
-    const app = createDataApiApp({ settings, model, store, validator, issuer, document, version, instances });
+    const app = createDataApiApp({ settings, model, store, validator, issuer, document, version, build: `${version}+${documentHash}`, instances });
     dataServer.handle(app.callback());
     // The rostering service verifies the issuer's tokens with its public key; its environment
     // variables (seed) default to the issuer's values and may be set in the process environment.

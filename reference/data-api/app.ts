@@ -4,7 +4,6 @@ import { AVAILABLE_CHANGE_VERSIONS_PATH, DATA_ROOT, TOKEN_PATH } from '../../spe
 import type { CompiledModel } from '../../spec/model/compiled.js';
 import type { Settings } from '../config/load.js';
 import { errorBoundary } from '../http/boundary.js';
-import { origin } from '../http/origin.js';
 import { Problem } from '../http/problems.js';
 import { RateLimiter } from '../http/rate-limit.js';
 import { Authorizer } from '../security/authorization.js';
@@ -16,7 +15,7 @@ import type { DataStore } from '../store/store.js';
 import { adminRoutes } from '../admin/routes.js';
 import type { DataApi } from './context.js';
 import type { InstanceResolver } from './instances.js';
-import { InterfaceDescriptions } from './interface-description.js';
+import { discoveryRoutes } from './discovery.js';
 import { feed, getAll } from './handlers/collection.js';
 import { getById, put, remove } from './handlers/item.js';
 import { upsert } from './handlers/upsert.js';
@@ -32,6 +31,8 @@ export interface DataApiParts {
   /** The generated interface description, served as metadata. */
   document: Record<string, unknown>;
   version: string;
+  /** Identifies the build: the package version and the interface description's hash. */
+  build: string;
   /** Resolves each request's data store from its token (and tenant route segment). */
   instances: InstanceResolver;
 }
@@ -45,31 +46,9 @@ export function createDataApiApp(parts: DataApiParts): Koa {
   const api: DataApi = { settings, model, store, validator, authenticate: bearerAuthenticator(issuer, settings.clients, settings.tokenClockSkewSeconds), authorizer: new Authorizer(model) };
   const router = new Router({ prefix: settings.basePath || undefined });
 
-  router.get('/', (ctx) => {
-    const base = `${origin(ctx)}${settings.basePath}`;
-    ctx.body = {
-      version: '7.3',
-      applicationName: 'Core Data Store API (reference implementation)',
-      informationalVersion: parts.version,
-      suite: '3',
-      dataModels: [{ name: 'Core', version: '5.0.0', informationalVersion: 'The core data model of this specification' }],
-      urls: {
-        dependencies: `${base}/metadata/data/v3/dependencies`,
-        openApiMetadata: `${base}/metadata/`,
-        oauth: `${base}${TOKEN_PATH}`,
-        dataManagementApi: `${base}${DATA_ROOT}/`,
-        changeQueries: `${base}/changeQueries/v1/`,
-      },
-    };
-  });
+  discoveryRoutes(router, { basePath: settings.basePath, model, document: parts.document, version: parts.version, build: parts.build });
   router.post(TOKEN_PATH, tokenEndpoint(settings, issuer));
   router.post(`${TOKEN_PATH}_info`, tokenInfoEndpoint(store, api.authenticate));
-  // The metadata root lists the interface-description sections, as upstream serves it.
-  router.get('/metadata/', (ctx) => {
-    ctx.body = [{ name: 'Resources', endpointUri: `${origin(ctx)}${settings.basePath}/metadata/data/v3/resources/swagger.json`, prefix: '' }];
-  });
-  const descriptions = new InterfaceDescriptions(parts.document, settings.basePath);
-  router.get('/metadata/data/v3/resources/swagger.json', (ctx) => descriptions.serve(ctx, origin(ctx)));
   router.get(AVAILABLE_CHANGE_VERSIONS_PATH, async (ctx) => {
     await api.authenticate(ctx);
     ctx.body = { oldestChangeVersion: 0, newestChangeVersion: readStore(ctx, store).newestChangeVersion };

@@ -1,4 +1,5 @@
 import Koa, { type Context } from 'koa';
+import { ROSTER_PREFIX } from '../../spec/generate/openapi-rostering.js';
 import type { CompiledModel } from '../../spec/model/compiled.js';
 import { Buckets, type Rate } from '../http/rate-limit.js';
 import type { RosteringConfig } from './config.js';
@@ -37,6 +38,16 @@ export function createRosteringApp(parts: RosteringParts): Koa {
   app.use(async (ctx) => {
     if (ctx.path === '/health-check' && ctx.method === 'GET') {
       ctx.body = { status: 'pass', mode: config.multiTenancy ? 'multi-tenant' : 'single-tenant' };
+      return;
+    }
+    // A small discovery document at the root, so a client (or a person) finds the service.
+    if (ctx.path === '/' && ctx.method === 'GET') {
+      const segments = [config.multiTenancy ? '{tenantId}' : '', config.context ? '{contextValue}' : ''].filter(Boolean).map((s) => `/${s}`).join('');
+      ctx.body = {
+        applicationName: 'Rostering read service (reference implementation)',
+        version: 'v1p2',
+        urls: { rostering: `${ctx.protocol}://${ctx.host}${segments}${ROSTER_PREFIX}`, healthCheck: `${ctx.protocol}://${ctx.host}/health-check` },
+      };
       return;
     }
     const route = parseRoute(ctx.path, config);

@@ -40,3 +40,12 @@ test.describe('rostering errors', () => {
     }
   });
 });
+
+test.describe('rostering root', () => {
+  test('GET / answers 200 with a discovery document naming the rostering prefix', rule('roster.roster-routing.root-discovery'), async ({ request }) => {
+    const res = await request.get(`${rosteringOrigin()}/`);
+    expect(res.status()).toBe(200);
+    const body = (await res.json()) as { urls?: { rostering?: string } };
+    expect(body.urls?.rostering).toContain(PREFIX);
+  });
+});

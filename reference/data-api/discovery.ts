@@ -1,0 +1,82 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { AVAILABLE_CHANGE_VERSIONS_PATH, DATA_ROOT, NAMESPACE_SEGMENT, TOKEN_PATH } from '../../spec/generate/openapi-data.js';
+import type { CompiledModel } from '../../spec/model/compiled.js';
+import { dependencyOrder } from '../../spec/model/dependencies.js';
+import { origin } from '../http/origin.js';
+import { InterfaceDescriptions } from './interface-description.js';
+
+/**
+ * What a client reads before it reads data, as upstream 7.3 serves it (research
+ * ods-server-details.md §5): the discovery document, whose every URL answers; the metadata root
+ * and the interface description; the dependency order a loader writes in; health. All
+ * anonymous. The data root and the change-queries root, which discovery names, list what is
+ * below them rather than answer 404.
+ */
+export interface DiscoveryParts {
+  basePath: string;
+  model: CompiledModel;
+  document: Record<string, unknown>;
+  /** The package version (informationalVersion) and the build it was made from. */
+  version: string;
+  build: string;
+}
+
+/** The data standard the model imports (spec/upstream/README.md). */
+const DATA_MODEL = { name: 'Core', version: '5.2.0', informationalVersion: 'Ed-Fi Data Standard 5.2 with the specification\'s overlay' };
+
+export function discoveryRoutes(router: Router, parts: DiscoveryParts): void {
+  const base = (ctx: Context) => `${origin(ctx)}${parts.basePath}`;
+
+  router.get('/', (ctx) => {
+    const b = base(ctx);
+    ctx.body = {
+      version: '7.3',
+      applicationName: 'Core Data Store API (reference implementation)',
+      informationalVersion: parts.version,
+      suite: '3',
+      build: parts.build,
+      dataModels: [DATA_MODEL],
+      urls: {
+        dependencies: `${b}/metadata/data/v3/dependencies`,
+        openApiMetadata: `${b}/metadata/`,
+        oauth: `${b}${TOKEN_PATH}`,
+        oauthTokenIntrospection: `${b}${TOKEN_PATH}_info`,
+        dataManagementApi: `${b}${DATA_ROOT}/`,
+        changeQueries: `${b}/changeQueries/v1/`,
+      },
+    };
+  });
+
+  router.get('/health', (ctx) => {
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = 'Healthy';
+  });
+
+  // The metadata root lists the interface-description sections; upstream answers with and
+  // without the trailing slash.
+  const sections = (ctx: Context) => {
+    ctx.body = [{ name: 'Resources', endpointUri: `${base(ctx)}/metadata/data/v3/resources/swagger.json`, prefix: '' }];
+  };
+  router.get('/metadata/', sections);
+  router.get('/metadata', sections);
+  const descriptions = new InterfaceDescriptions(parts.document, parts.basePath);
+  router.get('/metadata/data/v3/resources/swagger.json', (ctx) => descriptions.serve(ctx, origin(ctx)));
+
+  // Computed once: the model does not change while the server runs.
+  const dependencies = dependencyOrder(parts.model).map(({ resource, order }) => ({
+    resource: `/${NAMESPACE_SEGMENT}/${resource.endpoint}`,
+    order,
+    operations: ['Create', 'Update'],
+  }));
+  router.get('/metadata/data/v3/dependencies', (ctx) => {
+    ctx.body = dependencies;
+  });
+
+  router.get(`${DATA_ROOT}/`, (ctx) => {
+    ctx.body = [{ name: NAMESPACE_SEGMENT, endpointUri: `${base(ctx)}${DATA_ROOT}/${NAMESPACE_SEGMENT}/` }];
+  });
+  router.get('/changeQueries/v1/', (ctx) => {
+    ctx.body = { availableChangeVersions: `${base(ctx)}${AVAILABLE_CHANGE_VERSIONS_PATH}` };
+  });
+}
