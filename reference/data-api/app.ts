@@ -16,7 +16,7 @@ import { adminRoutes } from '../admin/routes.js';
 import type { DataApi } from './context.js';
 import type { InstanceResolver } from './instances.js';
 import { discoveryRoutes } from './discovery.js';
-import { feed, getAll } from './handlers/collection.js';
+import { feed, getAll, partitions } from './handlers/collection.js';
 import { getById, put, remove } from './handlers/item.js';
 import { upsert } from './handlers/upsert.js';
 import { ALLOWED, methodNotAllowed, parseId, resolveRoute, type Route } from './routes.js';
@@ -109,6 +109,8 @@ async function dispatch(api: DataApi, ctx: Context, route: Route): Promise<void>
       if (method === 'GET') return getById(api, ctx, route);
       if (method === 'PUT') return put(api, ctx, route);
       return remove(api, ctx, route);
+    case 'partitions':
+      return partitions(api, ctx, route);
     default:
       return feed(api, ctx, route);
   }

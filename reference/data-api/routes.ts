@@ -3,11 +3,11 @@ import { NAMESPACE_SEGMENT } from '../../spec/generate/openapi-data.js';
 import { Problem } from '../http/problems.js';
 
 /**
- * O(1) routing of data-API paths (`{ns}/{resource}[/{id}|/deletes|/keyChanges]`): a lookup of the
+ * O(1) routing of data-API paths (`{ns}/{resource}[/{id}|/deletes|/keyChanges|/partitions]`): a lookup of the
  * lower-cased resource segment in the model's endpoint index, never a scan of the operations.
  * Segments are matched case-insensitively (decisions #15).
  */
-export type RouteKind = 'collection' | 'item' | 'deletes' | 'keyChanges';
+export type RouteKind = 'collection' | 'item' | 'deletes' | 'keyChanges' | 'partitions';
 
 export interface Route {
   kind: RouteKind;
@@ -21,6 +21,7 @@ export const ALLOWED: Record<RouteKind, string[]> = {
   item: ['GET', 'PUT', 'DELETE'],
   deletes: ['GET'],
   keyChanges: ['GET'],
+  partitions: ['GET'],
 };
 
 const notFound = () => new Problem('not-found');
@@ -37,6 +38,7 @@ export function resolveRoute(model: CompiledModel, rest: string): Route {
   const lower = third.toLowerCase();
   if (lower === 'deletes') return { kind: 'deletes', resource };
   if (lower === 'keychanges') return { kind: 'keyChanges', resource };
+  if (lower === 'partitions') return { kind: 'partitions', resource };
   // A segment that does not percent-decode is kept as sent: parseId then refuses it (400).
   let id = third;
   try { id = decodeURIComponent(third); } catch { /* not decodable */ }

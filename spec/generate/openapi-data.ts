@@ -19,6 +19,7 @@ export function operationIds(r: CompiledResource) {
     delete: `delete${r.resourceName}ById`,
     deletes: `deletes${plural}`,
     keyChanges: `keyChanges${plural}`,
+    partitions: `get${plural}Partitions`,
   } as const;
 }
 
@@ -60,9 +61,13 @@ function resourcePaths(r: CompiledResource): Record<string, Schema> {
     [base]: {
       get: {
         tags, operationId: ops.getAll, summary: `Retrieves ${r.endpoint} (equality search on every scalar property).`,
-        parameters: [param('offset'), param('limit'), param('MinChangeVersion'), param('MaxChangeVersion'), param('totalCount'), ...queryParameters(r), param('Use-Snapshot')],
+        parameters: [param('offset'), param('limit'), param('pageToken'), param('pageSize'), param('MinChangeVersion'), param('MaxChangeVersion'), param('totalCount'), ...queryParameters(r), param('Use-Snapshot')],
         responses: {
-          200: { description: 'The requested resources.', headers: { 'Total-Count': { $ref: '#/components/headers/Total-Count' } }, content: { 'application/json': { schema: { type: 'array', items: ref } } } },
+          200: {
+            description: 'The requested resources.',
+            headers: { 'Total-Count': { $ref: '#/components/headers/Total-Count' }, 'Next-Page-Token': { $ref: '#/components/headers/Next-Page-Token' } },
+            content: { 'application/json': { schema: { type: 'array', items: ref } } },
+          },
           ...errorResponses([304, 400, 401, 403, 404, 500]),
         },
       },
@@ -98,6 +103,16 @@ function resourcePaths(r: CompiledResource): Record<string, Schema> {
         tags, operationId: ops.delete, summary: `Deletes one ${r.resourceName} by id.`,
         parameters: [param('id'), param('If-Match')],
         responses: { 204: { description: 'Deleted.' }, ...errorResponses([400, 401, 403, 404, 405, 409, 412, 500]) },
+      },
+    },
+    [`${base}/partitions`]: {
+      get: {
+        tags, operationId: ops.partitions, summary: `Page tokens splitting the matching ${r.endpoint} into \`number\` ranges, each paged with pageToken and pageSize.`,
+        parameters: [param('number'), param('MinChangeVersion'), param('MaxChangeVersion'), ...queryParameters(r), param('Use-Snapshot')],
+        responses: {
+          200: { description: 'The page tokens.', content: { 'application/json': { schema: { $ref: '#/components/schemas/pagePartitions' } } } },
+          ...errorResponses([400, 401, 403, 404, 500]),
+        },
       },
     },
     [`${base}/deletes`]: feed(ops.deletes, 'trackedChanges_deletedItem', `Deleted ${r.endpoint}, by change version.`),
@@ -170,6 +185,10 @@ export function buildDataApiDocument(model: CompiledModel, version: string): Sch
       type: 'object', required: ['id', 'changeVersion', 'oldKeyValues', 'newKeyValues'],
       properties: { id: { type: 'string' }, changeVersion: { type: 'integer', format: 'int64' }, oldKeyValues: { type: 'object' }, newKeyValues: { type: 'object' } },
     },
+    pagePartitions: {
+      type: 'object', required: ['pageTokens'],
+      properties: { pageTokens: { type: 'array', items: { type: 'string' } } },
+    },
     availableChangeVersions: {
       type: 'object', required: ['oldestChangeVersion', 'newestChangeVersion'],
       properties: { oldestChangeVersion: { type: 'integer', format: 'int64' }, newestChangeVersion: { type: 'integer', format: 'int64' } },
@@ -218,6 +237,9 @@ export function buildDataApiDocument(model: CompiledModel, version: string): Sch
         limit: { name: 'limit', in: 'query', description: `Page size, 0 to ${PAGE_SIZE_MAXIMUM} (the host may lower the maximum). Omitted: the maximum.`, schema: { type: 'integer', format: 'int32', minimum: 0, maximum: PAGE_SIZE_MAXIMUM } },
         MinChangeVersion: { name: 'MinChangeVersion', in: 'query', description: 'Inclusive lower bound on change version.', schema: { type: 'integer', format: 'int64' } },
         MaxChangeVersion: { name: 'MaxChangeVersion', in: 'query', description: 'Inclusive upper bound on change version.', schema: { type: 'integer', format: 'int64' } },
+        pageToken: { name: 'pageToken', in: 'query', description: 'Cursor paging: where the page starts (from Next-Page-Token or partitions). Not with offset, limit or totalCount.', schema: { type: 'string' } },
+        pageSize: { name: 'pageSize', in: 'query', description: `Cursor paging: page size, 1 to ${PAGE_SIZE_MAXIMUM}, with pageToken only.`, schema: { type: 'integer', format: 'int32' } },
+        number: { name: 'number', in: 'query', description: 'How many partitions (page tokens) to make.', schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 200, default: 1 } },
         totalCount: { name: 'totalCount', in: 'query', description: 'When true, the Total-Count header carries the number of matches ignoring paging.', schema: { type: 'boolean', default: false } },
         'Use-Snapshot': { name: 'Use-Snapshot', in: 'header', description: 'Read from the configured snapshot. Writes are refused (405) while true.', schema: { type: 'boolean', default: false } },
         'If-None-Match': { name: 'If-None-Match', in: 'header', description: 'An ETag; a match gives 304.', schema: { type: 'string' } },
@@ -227,6 +249,7 @@ export function buildDataApiDocument(model: CompiledModel, version: string): Sch
       headers: {
         ETag: { description: 'The quoted _etag value.', schema: { type: 'string' } },
         'Total-Count': { description: 'Number of matches ignoring paging (with totalCount=true).', schema: { type: 'integer' } },
+        'Next-Page-Token': { description: 'On every non-empty page: the pageToken of the page after it.', schema: { type: 'string' } },
         Location: { description: 'Absolute URL of the item.', schema: { type: 'string' } },
       },
       responses: {

@@ -109,6 +109,12 @@ export interface Capabilities {
    * `{base_url}/`.
    */
   interfaceDescription?: { url: string };
+  /**
+   * Release 7.3's cursor paging: `pageToken` + `pageSize` on collections, the `Next-Page-Token`
+   * header, and (with `partitions`) `GET …/<resource>/partitions?number=N`. Deployments of
+   * earlier releases leave it out and those tests are not applicable.
+   */
+  cursorPaging?: { partitions: boolean };
   /** Role of a client with the unrestricted permission set (no relationship or namespace checks). */
   unrestrictedClient?: string;
   /**

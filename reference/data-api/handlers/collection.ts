@@ -9,10 +9,13 @@ import { authorize, principalOf, type DataApi } from '../context.js';
 import { render } from '../documents.js';
 import { profileAccept, profileFor, readView } from '../profiles.js';
 import { parseId, type Route } from '../routes.js';
+import { decodeToken, encodeToken, inCursor, pagingModeProblems, partitionTokens, type Cursor } from './cursor.js';
 import { queryErrors } from '../validation-errors.js';
 
 /** Paging and change-version parameters every collection and feed takes. */
 const COMMON = ['offset', 'limit', 'totalCount', 'MinChangeVersion', 'MaxChangeVersion'];
+/** Cursor paging, on collections only. */
+const CURSOR = ['pageToken', 'pageSize'];
 const BOOLEANS = new Set(['totalCount']);
 
 export interface Paging {
@@ -21,6 +24,8 @@ export interface Paging {
   totalCount: boolean;
   min?: number;
   max?: number;
+  /** Cursor paging (pageToken + pageSize): where the page starts, and its size in `limit`. */
+  cursor?: Cursor;
 }
 
 /**
@@ -50,6 +55,7 @@ export function readQuery(api: DataApi, ctx: Context, operationId: string, allow
     ...(typeof typed.MaxChangeVersion === 'number' ? { max: typed.MaxChangeVersion } : {}),
   };
   for (const b of bad) {
+    if (b.name === 'pageSize') continue; // worded below, with the paging mode
     if (b.name === 'limit') problems.push(`Limit must be omitted or set to a value between 0 and ${limitMax}.`);
     else if (b.name === 'offset') problems.push('Offset must be greater than or equal to 0.');
     else problems.push(b.message);
@@ -57,9 +63,19 @@ export function readQuery(api: DataApi, ctx: Context, operationId: string, allow
   if (query.limit !== undefined && !bad.some((b) => b.name === 'limit') && (paging.limit < 0 || paging.limit > limitMax)) {
     problems.push(`Limit must be omitted or set to a value between 0 and ${limitMax}.`);
   }
+  const sent = (name: string) => Object.hasOwn(query, name);
+  problems.push(...pagingModeProblems({ offset: sent('offset'), limit: sent('limit'), totalCount: paging.totalCount, pageToken: sent('pageToken'), pageSize: sent('pageSize') }));
+  if (sent('pageToken')) {
+    const cursor = decodeToken(query.pageToken);
+    if (!cursor) problems.push('The pageToken is not valid.');
+    else paging.cursor = cursor;
+    const size = typed.pageSize;
+    if (sent('pageSize') && (typeof size !== 'number' || size < 1 || size > limitMax)) problems.push(`PageSize must be omitted or set to a value between 1 and ${limitMax}.`);
+    else if (typeof size === 'number') paging.limit = size;
+  }
   if (problems.length) throw new Problem('bad-request:parameter-validation-failed', { detail: 'The request construction was invalid.', errors: [...new Set(problems)] });
   const filters: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(typed)) if (!COMMON.includes(name)) filters[name] = value;
+  for (const [name, value] of Object.entries(typed)) if (!COMMON.includes(name) && !CURSOR.includes(name)) filters[name] = value;
   // `?id=` must be an id, as upstream (400 at `$.id`), in any of its usual spellings.
   if (filters.id !== undefined) filters.id = parseId(String(filters.id));
   return { paging, filters, raw: query };
@@ -83,25 +99,21 @@ const inWindow = (v: number, p: Paging) => (p.min === undefined || v >= p.min) &
  */
 export function getAll(api: DataApi, ctx: Context, route: Route): void {
   const { resource } = route;
-  const booleans = new Set(['totalCount', ...Object.entries(resource.queryFields).filter(([, q]) => q.kind === 'boolean').map(([n]) => n)]);
-  const { paging, filters, raw } = readQuery(api, ctx, operationIds(resource).getAll, [...COMMON, ...Object.keys(resource.queryFields)], booleans);
+  const { paging, filters, raw } = readQuery(api, ctx, operationIds(resource).getAll, [...COMMON, ...CURSOR, ...Object.keys(resource.queryFields)], booleansOf(resource));
   authorize(api, ctx, resource, 'Read');
   const profile = profileFor(api, ctx, resource, 'read', profileAccept(ctx));
-  const { client } = principalOf(ctx);
-  const collection = api.store.collection(resource.name);
-  const wanted = Object.entries(filters).map(([name, value]) => [name, wantedKey(resource, name, value, raw[name])] as const);
-  const indexed = wanted.length ? collection.lookup(wanted[0][0], wanted[0][1]) : undefined;
-  const candidates: Iterable<StoredRecord> = indexed ?? collection.byId.values();
-  // The first filter is what the index answered: only the others are checked per candidate.
-  const rest = wanted.slice(1);
-  const unrestricted = client.permissionSet === 'unrestricted';
-  const accept = (r: StoredRecord) =>
-    inWindow(r.changeVersion, paging) &&
-    rest.every(([name, key]) => queryValueKey(resource.queryFields[name].kind, name === 'id' ? r.id : getPath(r.doc, resource.queryFields[name].path)) === key) &&
-    (unrestricted || api.authorizer.visible(api.store, client, resource, r));
+  const { candidates, indexed, accept, collection, everyCandidate } = matching(api, ctx, resource, paging, filters, raw);
   const page: StoredRecord[] = [];
   let total = 0;
-  if (wanted.length <= 1 && unrestricted && paging.min === undefined && paging.max === undefined) {
+  const { cursor } = paging;
+  if (cursor) {
+    // Candidates come in creation order: skip to the token's position, stop past its range.
+    for (const r of candidates) {
+      if (r.created <= cursor.after) continue;
+      if (!inCursor(r.created, cursor) || page.length >= paging.limit) break;
+      if (accept(r)) page.push(r);
+    }
+  } else if (everyCandidate) {
     // Every candidate matches: the total is the candidate count and a page costs offset + limit.
     total = indexed ? indexed.size : collection.byId.size;
     let i = 0;
@@ -120,9 +132,54 @@ export function getAll(api: DataApi, ctx: Context, route: Route): void {
   }
   const toJson = profile ? (r: StoredRecord) => readView(resource, profile, render(r)) : render;
   if (paging.totalCount) ctx.set('Total-Count', String(total));
+  // Every non-empty page, in either mode, says where the next one starts (7.3).
+  const last = page.at(-1);
+  if (last) ctx.set('Next-Page-Token', encodeToken(cursor?.until !== undefined ? { after: last.created, until: cursor.until } : { after: last.created }));
   ctx.status = 200;
   ctx.type = profile?.mediaType ? `${profile.mediaType}; charset=utf-8` : 'application/json; charset=utf-8';
   ctx.body = stringifyExact(page.map(toJson));
+}
+
+const booleansOf = (resource: CompiledResource) => new Set(['totalCount', ...Object.entries(resource.queryFields).filter(([, q]) => q.kind === 'boolean').map(([n]) => n)]);
+
+/**
+ * The records a collection query matches: candidates in creation order (one filter answered by
+ * its equality index) and the check the others, the change-version window and authorization
+ * make per candidate.
+ */
+function matching(api: DataApi, ctx: Context, resource: CompiledResource, paging: Paging, filters: Record<string, unknown>, raw: Record<string, string>) {
+  const { client } = principalOf(ctx);
+  const collection = api.store.collection(resource.name);
+  const wanted = Object.entries(filters).map(([name, value]) => [name, wantedKey(resource, name, value, raw[name])] as const);
+  const indexed = wanted.length ? collection.lookup(wanted[0][0], wanted[0][1]) : undefined;
+  const candidates: Iterable<StoredRecord> = indexed ?? collection.byId.values();
+  // The first filter is what the index answered: only the others are checked per candidate.
+  const rest = wanted.slice(1);
+  const unrestricted = client.permissionSet === 'unrestricted';
+  const accept = (r: StoredRecord) =>
+    inWindow(r.changeVersion, paging) &&
+    rest.every(([name, key]) => queryValueKey(resource.queryFields[name].kind, name === 'id' ? r.id : getPath(r.doc, resource.queryFields[name].path)) === key) &&
+    (unrestricted || api.authorizer.visible(api.store, client, resource, r));
+  const everyCandidate = wanted.length <= 1 && unrestricted && paging.min === undefined && paging.max === undefined;
+  return { candidates, indexed, accept, collection, everyCandidate };
+}
+
+/**
+ * GET {data_root}/core/<resource>/partitions?number=N: page tokens that split what the query
+ * matches into N ranges of near-equal size, each then paged with pageToken + pageSize (7.3).
+ */
+export function partitions(api: DataApi, ctx: Context, route: Route): void {
+  const { resource } = route;
+  const { paging, filters, raw } = readQuery(api, ctx, operationIds(resource).partitions, ['MinChangeVersion', 'MaxChangeVersion', 'number', ...Object.keys(resource.queryFields)], booleansOf(resource));
+  const n = typeof filters.number === 'number' ? filters.number : 1;
+  delete filters.number;
+  authorize(api, ctx, resource, 'Read');
+  const { candidates, accept } = matching(api, ctx, resource, paging, filters, raw);
+  const created: number[] = [];
+  for (const r of candidates) if (accept(r)) created.push(r.created);
+  ctx.status = 200;
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.body = JSON.stringify({ pageTokens: partitionTokens(created, n) });
 }
 
 /** The index key a query value is compared by (integers past 2^53 by their digits as sent). */
