@@ -70,7 +70,7 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
     dataServer.handle(app.callback());
     // The rostering service verifies the issuer's tokens with its public key; its environment
     // variables (seed) default to the issuer's values and may be set in the process environment.
-    const rostering = await createRosteringService({ env: inProcessEnv(issuer), stores, admins, defaultStore: settings.dataStore, clockSkewSeconds: settings.tokenClockSkewSeconds,
+    const rostering = await createRosteringService({ env: inProcessEnv(issuer, process.env, settings.rosteringScopeBase), stores, admins, defaultStore: settings.dataStore, clockSkewSeconds: settings.tokenClockSkewSeconds,
       limits: { failuresPerAddress: settings.throttle.rosteringFailuresPerAddress, ...(settings.rateLimit ? { perCaller: settings.rateLimit } : {}) },
     });
     rosteringServer.handle(rostering.app.callback());

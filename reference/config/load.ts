@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import schema from '../../spec/schemas/reference-config.schema.json' with { type: 'json' };
+import { normalizeScopeBase } from '../rostering/config.js';
 import type { Rate } from '../http/rate-limit.js';
 import { hashSecret } from '../security/secrets.js';
 import { DEFAULT_CLOCK_SKEW_SECONDS } from '../security/token-time.js';
@@ -29,6 +30,8 @@ export interface Settings {
   publicOrigin?: string;
   tokenLifetimeSeconds: number;
   tokenClockSkewSeconds: number;
+  /** Without a trailing slash; empty for bare scope names. */
+  rosteringScopeBase: string;
   pageSizeLimit: number;
   schoolYears: { min: number; max: number };
   issuer: { issuer?: string; audience?: string; privateKeyPem?: string };
@@ -110,6 +113,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     ...publicOriginOf(config),
     tokenLifetimeSeconds: config.tokenLifetimeSeconds ?? 1800,
     tokenClockSkewSeconds: config.tokenClockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS,
+    rosteringScopeBase: normalizeScopeBase(process.env.REFERENCE_ROSTERING_SCOPE_BASE ?? config.rosteringScopeBase),
     pageSizeLimit: config.pageSizeLimit ?? 500,
     schoolYears: config.schoolYears ?? { min: 1991, max: 2050 },
     // The issuer key may come from the environment, so that test harnesses can sign tokens too.

@@ -45,6 +45,13 @@ export interface ReferenceConfig {
    */
   tokenClockSkewSeconds?: number;
   /**
+   * `{scope_base}` of the rostering scopes the token endpoint issues and the rostering service
+   * requires (`{scope_base}/roster-core.readonly`), e.g. OneRoster's
+   * `https://purl.imsglobal.org/spec/or/v1p2/scope`. Empty (the default): bare scope names.
+   * @default ""
+   */
+  rosteringScopeBase?: string;
+  /**
    * Maximum page size (`defaultPageSizeLimit`); also the page size when `limit` is omitted.
    * @TJS-type integer
    * @minimum 1

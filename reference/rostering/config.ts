@@ -8,6 +8,8 @@ import { EncryptionKeyError, parseEncryptionKey } from '../admin-db/index.js';
 export const ROSTERING_ENV_VARS = [
   'OAUTH2_ISSUERBASEURL', 'OAUTH2_AUDIENCE', 'OAUTH2_TOKENSIGNINGALG', 'OAUTH2_PUBLIC_KEY_PEM', 'MULTITENANCY_ENABLED',
   'ODS_CONTEXT_ROUTE_TEMPLATE', 'ODS_CONNECTION_STRING_ENCRYPTION_KEY', 'CONNECTION_CONFIG', 'TENANTS_CONNECTION_CONFIG',
+  // Not the seed's: where the scope names live (`{scope_base}/<name>`); empty means bare names.
+  'ROSTER_SCOPE_BASE',
 ] as const;
 
 export type RosteringEnv = Partial<Record<(typeof ROSTERING_ENV_VARS)[number], string>>;
@@ -32,6 +34,8 @@ export interface RosteringConfig {
   encryptionKey?: Buffer;
   /** Single-tenant: the admin database's connection (CONNECTION_CONFIG.adminConnection). */
   adminConnection?: string;
+  /** `{scope_base}` of the scopes, without a trailing slash; empty: scopes are bare names. */
+  scopeBase: string;
   /** Multi-tenant: admin connection by lower-cased tenant id (TENANTS_CONNECTION_CONFIG). */
   tenants: Map<string, { tenantId: string; adminConnection: string }>;
 }
@@ -94,7 +98,8 @@ export function readRosteringConfig(env: RosteringEnv): RosteringConfig {
     adminConnection = raw.adminConnection.trim();
   }
 
-  return { issuer, audience, algorithm, publicKeyPem, multiTenancy, ...(context ? { context } : {}), ...(encryptionKey ? { encryptionKey } : {}), ...(adminConnection ? { adminConnection } : {}), tenants };
+  const scopeBase = normalizeScopeBase(get('ROSTER_SCOPE_BASE'));
+  return { issuer, audience, algorithm, publicKeyPem, multiTenancy, scopeBase, ...(context ? { context } : {}), ...(encryptionKey ? { encryptionKey } : {}), ...(adminConnection ? { adminConnection } : {}), tenants };
 }
 
 function parseJsonObject(variable: string, text: string): Record<string, unknown> {
@@ -140,3 +145,9 @@ export function parseContextTemplate(template: string): ContextRoute {
     }
   }
 }
+
+/** `https://…/scope/` and `https://…/scope` name the same base; `{scope_base}/<name>` adds the slash. */
+export const normalizeScopeBase = (base: string | undefined): string => (base ?? '').trim().replace(/\/+$/, '');
+
+/** A scope as issued and as required: `{scope_base}/<name>`, or the bare name without a base. */
+export const scopeValue = (scopeBase: string, name: string): string => (scopeBase ? `${scopeBase}/${name}` : name);

@@ -53,11 +53,22 @@ test('routes: the four path shapes, and 404 for anything else', () => {
   notFound('/%E0%A4%A/std/roster/rostering/v1p2/orgs', mt);
 });
 
-test('scopes: exact entries, with or without a scope base, in any claim form', () => {
+test('scopes: exactly {scope_base}/<name>, bare names only without a base, in any claim form', () => {
   assert.deepEqual([...readScopes('roster-core.readonly')], ['roster-core.readonly']);
-  assert.deepEqual([...readScopes(['https://purl.example/scope/roster.readonly', 'x'])], ['roster.readonly']);
   assert.deepEqual([...readScopes('a,roster-demographics.readonly b')], ['roster-demographics.readonly']);
-  for (const lookAlike of ['roster-core.readonly.x', 'xroster-core.readonly', 'roster-core', 'ROSTER-CORE.READONLY']) assert.equal(readScopes(lookAlike).size, 0, lookAlike);
+  for (const lookAlike of ['roster-core.readonly.x', 'xroster-core.readonly', 'roster-core', 'ROSTER-CORE.READONLY', 'https://purl.example/scope/roster.readonly', '/roster.readonly']) {
+    assert.equal(readScopes(lookAlike).size, 0, lookAlike);
+  }
+  const base = 'https://purl.imsglobal.org/spec/or/v1p2/scope';
+  assert.deepEqual([...readScopes([`${base}/roster.readonly`, 'x'], base)], ['roster.readonly']);
+  assert.deepEqual([...readScopes(`${base}/roster-core.readonly,${base}/roster-demographics.readonly`, base)].sort(), ['roster-core.readonly', 'roster-demographics.readonly']);
+  for (const lookAlike of [
+    'roster-core.readonly', // bare under a base
+    'https://anything.example/other/roster-core.readonly', // another base, same suffix
+    `${base}x/roster-core.readonly`, `${base}//roster-core.readonly`, `${base}/roster-core.readonly/`, // neighbours of the base
+    `${base.toUpperCase()}/roster-core.readonly`, `${base}/ROSTER-CORE.READONLY`, // case
+    `${base.replace('https://', 'http://')}/roster-core.readonly`, `${base}/roster-core.readonly.x`,
+  ]) assert.equal(readScopes(lookAlike, base).size, 0, lookAlike);
 });
 
 test('filters: grammar, precedence, operators and errors', () => {

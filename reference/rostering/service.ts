@@ -33,7 +33,7 @@ export async function createRosteringService(opts: { env: RosteringEnv; stores: 
  * issuer's own values (so its tokens verify at once), single-tenant on the in-memory admin
  * database, each overridden by the process environment when set there.
  */
-export function inProcessEnv(issuer: { issuer: string; audience: string; publicKeyPem: string }, env: NodeJS.ProcessEnv = process.env): RosteringEnv {
+export function inProcessEnv(issuer: { issuer: string; audience: string; publicKeyPem: string }, env: NodeJS.ProcessEnv = process.env, scopeBase = ''): RosteringEnv {
   const derived: RosteringEnv = {
     OAUTH2_ISSUERBASEURL: issuer.issuer,
     OAUTH2_AUDIENCE: issuer.audience,
@@ -44,6 +44,7 @@ export function inProcessEnv(issuer: { issuer: string; audience: string; publicK
     ODS_CONNECTION_STRING_ENCRYPTION_KEY: newEncryptionKey(),
     CONNECTION_CONFIG: JSON.stringify({ adminConnection: 'memory:default' }),
     TENANTS_CONNECTION_CONFIG: '',
+    ROSTER_SCOPE_BASE: scopeBase,
   };
   for (const name of ROSTERING_ENV_VARS) if (env[name] !== undefined) derived[name] = env[name];
   return derived;

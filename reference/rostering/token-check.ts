@@ -1,6 +1,6 @@
 import { importSPKI, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
 import type { RosteringConfig } from './config.js';
-import { RosteringConfigError } from './config.js';
+import { RosteringConfigError, scopeValue } from './config.js';
 import { DEFAULT_CLOCK_SKEW_SECONDS, issuedInFuture } from '../security/token-time.js';
 import { unauthorized } from './status.js';
 
@@ -73,7 +73,7 @@ export class TokenCheck {
     // iss "must equal" the configured issuer (seed; decisions #30): no trailing-slash leniency.
     if (payload.iss !== this.config.issuer) throw unauthorized();
     if (issuedInFuture(payload, now, this.clockSkewSeconds)) throw unauthorized();
-    const caller = readClaims(payload);
+    const caller = readClaims(payload, this.config.scopeBase);
     if (!caller.scopes.size) throw unauthorized();
     if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(token, caller);
@@ -81,11 +81,11 @@ export class TokenCheck {
   }
 }
 
-function readClaims(p: JWTPayload): Caller {
+function readClaims(p: JWTPayload, scopeBase: string): Caller {
   const odsInstanceId = [p.odsInstanceId, p.ods_instance_id, p.OdsInstanceId].map((v) => (typeof v === 'number' || typeof v === 'string') && /^\d+$/.test(String(v)) ? Number(v) : undefined).find((v) => v !== undefined);
   return {
     clientId: typeof p.client_id === 'string' ? p.client_id : typeof p.sub === 'string' ? p.sub : '',
-    scopes: readScopes(p.scope),
+    scopes: readScopes(p.scope, scopeBase),
     educationOrganizationIds: listOf(p.educationOrganizationId).filter((id) => /^\d+$/.test(id)),
     ...(odsInstanceId !== undefined ? { odsInstanceId } : {}),
     odsInstances: readInstances(p.odsInstances),
@@ -101,14 +101,15 @@ function listOf(v: unknown, separators = /,/): string[] {
 }
 
 /**
- * Space- or comma-separated string, or an array (seed). Membership is exact per entry: an entry
- * grants `<name>` when it is `<name>` or `<scope base>/<name>` (the data API issues either form),
- * so `roster-core.readonly.extra` or `xroster-core.readonly` grant nothing.
+ * Space- or comma-separated string, or an array (seed). An entry grants `<name>` only when it is
+ * exactly `{scope_base}/<name>` (decisions #30), the bare name only when there is no scope base:
+ * `https://elsewhere.example/roster-core.readonly`, `roster-core.readonly.x` or a bare name under
+ * a base grant nothing.
  */
-export function readScopes(v: unknown): Set<ScopeName> {
+export function readScopes(v: unknown, scopeBase = ''): Set<ScopeName> {
   const granted = new Set<ScopeName>();
   for (const entry of listOf(v, /[\s,]+/)) {
-    for (const name of SCOPE_NAMES) if (entry === name || entry.endsWith(`/${name}`)) granted.add(name);
+    for (const name of SCOPE_NAMES) if (entry === scopeValue(scopeBase, name)) granted.add(name);
   }
   return granted;
 }

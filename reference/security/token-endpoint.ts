@@ -5,6 +5,7 @@ import { Problem } from '../http/problems.js';
 import { Buckets } from '../http/rate-limit.js';
 import type { Issuer } from './issuer.js';
 import { provenSecret, verifySecret } from './secrets.js';
+import { scopeValue } from '../rostering/config.js';
 
 /**
  * POST {base_url}/oauth/token — the client-credentials grant (seed: Authentication; decisions #20).
@@ -34,7 +35,7 @@ export function tokenEndpoint(settings: Settings, issuer: Issuer) {
       const client = await authenticate(ctx.get('authorization'), fields, clients, failures, ctx.req.socket.remoteAddress ?? '');
       if ((fields.grant_type ?? '').toLowerCase() !== 'client_credentials') throw new TokenError(400, 'unsupported_grant_type');
       if (!client) throw new TokenError(401, 'invalid_client');
-      const scope = grantScope(client, fields.scope);
+      const scope = grantScope(client, fields.scope, settings.rosteringScopeBase);
       const accessToken = await issuer.sign({
         client_id: client.key,
         scope: scope.granted,
@@ -110,11 +111,13 @@ async function authenticate(header: string, fields: Record<string, string>, clie
 const UNKNOWN_CLIENT_HASH = 'scrypt$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
 /**
- * The scope claim: requested rostering scopes must all be the client's; a numeric scope must be
- * one of its education organizations; nothing requested grants the client's rostering scopes.
+ * The scope claim: requested rostering scopes must all be the client's, each spelled exactly
+ * `{scope_base}/<name>` (the bare name only without a base, decisions #30); a numeric scope must
+ * be one of its education organizations; nothing requested grants the client's rostering scopes.
  */
-function grantScope(client: Client, requested: string | undefined): { granted: string; echo: boolean } {
-  if (!requested?.trim()) return { granted: client.rosterScopes.join(' '), echo: false };
+function grantScope(client: Client, requested: string | undefined, scopeBase: string): { granted: string; echo: boolean } {
+  const own = client.rosterScopes.filter((n) => ROSTER_SCOPES.includes(n)).map((n) => scopeValue(scopeBase, n));
+  if (!requested?.trim()) return { granted: own.join(' '), echo: false };
   const want = requested.trim();
   if (/^\d+$/.test(want)) {
     if (!client.educationOrganizationIds.includes(Number(want))) {
@@ -124,8 +127,7 @@ function grantScope(client: Client, requested: string | undefined): { granted: s
   }
   const scopes = want.split(/[\s,]+/);
   for (const s of scopes) {
-    const bare = s.split('/').pop()!;
-    if (!ROSTER_SCOPES.includes(bare) || !client.rosterScopes.includes(bare)) {
+    if (!own.includes(s)) {
       throw new TokenError(400, 'invalid_scope', `The supplied 'scope' is not a valid scope for this client.`);
     }
   }

@@ -3,7 +3,7 @@ import { SignJWT, decodeJwt } from 'jose';
 import { rule } from '../_harness/rules.js';
 import { credentials, target } from '../_harness/target.js';
 import { test, expect } from './_support/test.js';
-import { bearer, craftToken, expectUnauthorized, issuedClaims, issuerPublicKeyPem, rosterUrl, scope, type TokenSpec } from './_support/service.js';
+import { SCOPES, bearer, craftToken, expectUnauthorized, issuedClaims, issuerPublicKeyPem, rosterUrl, scope, type TokenSpec } from './_support/service.js';
 
 /**
  * Token checks on every request (seed: Checks on every request): signature, algorithm, iss, aud,
@@ -138,9 +138,17 @@ test.describe('Authorization: Bearer on rostering requests', () => {
     for (const spec of specs) await expectUnauthorized(await request.get(url(), { headers: bearer(await craftToken(request, spec)) }));
   });
 
-  test('does not accept a scope that merely contains a rostering scope text', rule('roster.roster-scopes.scope-exact-match'), async ({ request }) => {
+  test('does not accept a scope that merely contains or ends like a rostering scope', rule('roster.roster-scopes.scope-exact-match'), async ({ request }) => {
     const core = scope('core');
-    for (const lookAlike of [`${core}.extra`, `${core}x`, `x${core}`, core.replace('.readonly', '.readonlyx'), core.toUpperCase(), `${core}-demographics`]) {
+    const base = target.rostering?.scopeBase ?? '';
+    const name = SCOPES.core;
+    const lookAlikes = [
+      `${core}.extra`, `${core}x`, `x${core}`, core.replace('.readonly', '.readonlyx'), core.toUpperCase(), `${core}-demographics`,
+      // the same name under another base, or under none where the target has one
+      `https://anything.example/other/${name}`, `/${name}`, `${core}/`,
+      ...(base ? [name, `${base.replace(/\/?$/, '')}x/${name}`, `${base.replace(/\/?$/, '')}//${name}`] : []),
+    ];
+    for (const lookAlike of lookAlikes) {
       await expectUnauthorized(await request.get(url(), { headers: bearer(await craftToken(request, { scope: lookAlike })) }));
     }
     // The control: the exact scope passes.
