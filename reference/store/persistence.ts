@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile, DataFileSync } from 'lowdb/node';
@@ -117,9 +117,15 @@ export class Persistence {
   /** Appends the entries of one operation, as one checksummed line, before the write is acknowledged. */
   append(entries: JournalEntry[]): void {
     const fd = openSync(this.journalFile(this.generation), 'a');
+    const size = fstatSync(fd).size;
     try {
-      writeSync(fd, journalLine(entries));
+      writeFileSync(fd, journalLine(entries));
       if (this.fsync) fsyncSync(fd);
+    } catch (err) {
+      // The write is refused (and taken back in memory): a part of its line left behind would
+      // join the next line and damage it, so cut it off if the file lets us.
+      try { ftruncateSync(fd, size); } catch { /* the error below is the one that matters */ }
+      throw err;
     } finally {
       closeSync(fd);
     }
