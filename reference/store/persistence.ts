@@ -77,7 +77,12 @@ export class Persistence {
     const p = new Persistence(file, options.fsync ?? false);
     const state = readState(file);
     if (state) {
-      store.restore(state);
+      try {
+        store.restore(state);
+      } catch {
+        // Valid JSON of the wrong shape inside: the same one line, not a stack trace.
+        throw new StoreFileError(`data store file ${file} cannot be loaded: its collections are not data store records; restore it from a backup or move it away`);
+      }
       p.generation = state.generation;
     }
     for (const g of p.journalGenerations().filter((x) => x >= p.generation)) {
