@@ -4,7 +4,7 @@
  * reference's DataStore, measures baselines and workloads with the same client settings, and
  * writes reports/bench.json plus a table on stdout.
  *
- *   npx tsx bench/run.ts [--quick] [--profile[=id,id]] [--only=baselines,main,spec,scale]
+ *   npx tsx bench/run.ts [--quick] [--profile[=id,id]] [--only=baselines,main,spec,scale,durability]
  *
  * --quick     smaller record counts and shorter windows (under a minute)
  * --profile   after each reference workload (or the listed ids), a separate profiled pass of the
@@ -21,8 +21,9 @@
  */
 import { execSync } from 'node:child_process';
 import { createPrivateKey, generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { DATA_ROOT, NAMESPACE_SEGMENT, TOKEN_PATH } from '../spec/generate/openapi-data.js';
@@ -43,8 +44,8 @@ const quick = argv.includes('--quick');
 const profileArg = argv.find((a) => a === '--profile' || a.startsWith('--profile='));
 const profileIds = profileArg?.includes('=') ? new Set(profileArg.split('=')[1].split(',')) : undefined;
 const onlyArg = argv.find((a) => a.startsWith('--only='));
-const phases = new Set(onlyArg ? onlyArg.split('=')[1].split(',') : ['baselines', 'main', 'spec', 'scale']);
-if (phases.has('main')) phases.add('baselines');
+const phases = new Set(onlyArg ? onlyArg.split('=')[1].split(',') : ['baselines', 'main', 'spec', 'scale', 'durability']);
+if (phases.has('main') || phases.has('durability')) phases.add('baselines');
 
 const numArg = (name: string) => { const a = argv.find((x) => x.startsWith(`--${name}=`)); return a ? Number(a.split('=')[1]) : undefined; };
 const CONFIG_BASE = quick
@@ -688,6 +689,29 @@ function printReport(report: BenchReport): void {
   for (const t of report.targets) console.log(`  ${t.met === null ? '  ?' : t.met ? ' ok' : 'MISS'}  ${t.description}: ${t.value ?? 'n/a'} (goal ${t.goal})${t.note ? ` — ${t.note}` : ''}`);
 }
 
+/**
+ * What durability costs: creates against a journaled store (`file:`), as `npm start --config`
+ * with a dataStore runs, without and with journalFsync (a disk flush per acknowledged write).
+ */
+async function durabilityPhase(): Promise<void> {
+  log('\n== durable store: POST upsert, new key, journaled, without and with fsync per write');
+  for (const fsync of [false, true]) {
+    const dir = mkdtempSync(join(os.tmpdir(), 'bench-durable-'));
+    const s = await startServer('reference', spawnServer('reference', { BENCH_DATA_STORE: `file:${join(dir, 'store.json')}`, BENCH_JOURNAL_FSYNC: fsync ? '1' : '0' }));
+    try {
+      const bearer = await token(s, BENCH_CLIENT);
+      // The schools, students and descriptors the new associations reference.
+      await s.child.request('preload', { ssa: 1 });
+      await s.child.request('settle');
+      await run({ server: s, group: 'main', records: 1, id: fsync ? 'upsert-new-durable-fsync' : 'upsert-new-durable', label: `POST upsert, new key, durable store${fsync ? ', fsync per write' : ''}`, method: 'POST', pathExample: ssaPath(s),
+        spec: { kind: 'upsert-new', path: ssaPath(s), headers: jsonHeaders(bearer), dayBase: newKeyDayBase(newKeyRun++), expect: [201] }, baseline: 'raw-post-echo', notes: [`journal on ${dir}`] });
+    } finally {
+      await stopServer(s);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
 async function main(): Promise<void> {
   console.log(`bench ${quick ? '--quick' : '(full)'}: c=${CONFIG.connections}, warm-up ${CONFIG.warmup} s, window ${CONFIG.duration} s; phases ${[...phases].join(', ')}${profileArg ? '; profiling' : ''}; ${PIN ? `servers pinned to CPU ${SERVER_CPU}, load generator to CPU ${DRIVER_CPU}` : 'no CPU pinning'}`);
   const phaseTimes: string[] = [];
@@ -705,6 +729,7 @@ async function main(): Promise<void> {
   if (phases.has('baselines') || phases.has('main')) await phase('main', mainPhase);
   if (phases.has('spec')) await phase('spec', specPhase);
   if (phases.has('scale')) await phase('scale', scalePhase);
+  if (phases.has('durability')) await phase('durability', durabilityPhase);
 
   const last = memory[memory.length - 1];
   const report: BenchReport = {

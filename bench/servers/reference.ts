@@ -84,7 +84,11 @@ serve({
     const uptime = (tReady: number) => bootedAt + (tReady - t0);
     const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
     // Free ports for both services, so that the bench runs beside `npm start` (8080, 8081).
-    const overrides = { port: 0, rosteringPort: 0, host: '127.0.0.1', clients };
+    const overrides = {
+      port: 0, rosteringPort: 0, host: '127.0.0.1', clients,
+      // The durability phase: a journaled store, with or without an fsync per write.
+      ...(process.env.BENCH_DATA_STORE ? { dataStore: process.env.BENCH_DATA_STORE, journalFsync: process.env.BENCH_JOURNAL_FSYNC === '1' } : {}),
+    };
     if (mode === 'reference') {
       const { model } = await import('../../spec/model/index.js');
       const tModel = performance.now();

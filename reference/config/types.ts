@@ -26,7 +26,6 @@ export interface ReferenceConfig {
    * `https://api.example.org/v7.3/api`; its path must be `basePath`. When set, `Location`,
    * discovery and interface-description URLs (and the default token issuer) use it instead of
    * the request's Host header.
-   * @format uri
    */
   publicBaseUrl?: string;
   /**

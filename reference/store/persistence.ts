@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile, DataFileSync } from 'lowdb/node';
@@ -77,7 +77,12 @@ export class Persistence {
     const p = new Persistence(file, options.fsync ?? false);
     const state = readState(file);
     if (state) {
-      store.restore(state);
+      try {
+        store.restore(state);
+      } catch {
+        // Valid JSON of the wrong shape inside: the same one line, not a stack trace.
+        throw new StoreFileError(`data store file ${file} cannot be loaded: its collections are not data store records; restore it from a backup or move it away`);
+      }
       p.generation = state.generation;
     }
     for (const g of p.journalGenerations().filter((x) => x >= p.generation)) {
@@ -117,9 +122,15 @@ export class Persistence {
   /** Appends the entries of one operation, as one checksummed line, before the write is acknowledged. */
   append(entries: JournalEntry[]): void {
     const fd = openSync(this.journalFile(this.generation), 'a');
+    const size = fstatSync(fd).size;
     try {
-      writeSync(fd, journalLine(entries));
+      writeFileSync(fd, journalLine(entries));
       if (this.fsync) fsyncSync(fd);
+    } catch (err) {
+      // The write is refused (and taken back in memory): a part of its line left behind would
+      // join the next line and damage it, so cut it off if the file lets us.
+      try { ftruncateSync(fd, size); } catch { /* the error below is the one that matters */ }
+      throw err;
     } finally {
       closeSync(fd);
     }

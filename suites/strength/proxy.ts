@@ -159,6 +159,8 @@ function forward(agent: Agent, port: number, req: ProxiedRequest): Promise<Proxi
     const headers = { ...req.headers };
     delete headers['content-length'];
     if (req.body.length || req.headers['content-length'] !== undefined) headers['content-length'] = String(req.body.length);
+    // Faults rewrite response bodies, so the upstream must send them uncompressed.
+    headers['accept-encoding'] = 'identity';
     const out = httpRequest({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: headers as Record<string, string>, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));

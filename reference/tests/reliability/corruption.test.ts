@@ -71,7 +71,7 @@ test('a torn last line is still cut off without complaint', () => {
   }
 });
 
-test('a truncated or empty lowdb file stops start-up with one line naming the file, printing no stored data', async () => {
+test('a truncated, empty or misshapen lowdb file stops start-up with one line naming the file, printing no stored data', async () => {
   const { dir, file } = journaled();
   try {
     // The compacted state of the five records, then damaged two ways.
@@ -80,7 +80,8 @@ test('a truncated or empty lowdb file stops start-up with one line naming the fi
     await registry.flush();
     const state = readFileSync(file, 'utf8');
     assert.ok(state.includes(SECRET_CODE));
-    for (const [damage, why] of [[state.slice(0, Math.floor(state.length / 2)), /not valid JSON/], ['', /empty/]] as const) {
+    const misshapen = JSON.stringify({ ...JSON.parse(state) as object, collections: { gradeLevelDescriptor: { records: 5, note: SECRET_CODE } } });
+    for (const [damage, why] of [[state.slice(0, Math.floor(state.length / 2)), /not valid JSON/], ['', /empty/], [misshapen, /not data store records/]] as const) {
       writeFileSync(file, damage);
       const started = startChildReference({ dir, config: { clients: [{ key: 'k', secret: 's' }], dataStore: `file:${file}` } });
       await assert.rejects(started, (err: Error) => {
