@@ -2,7 +2,7 @@
  * A minimal starter for the data API with an alternative model and interface description, built
  * from the same reference modules startReference() uses (RequestValidator, StoreRegistry,
  * AdminDatabases, InstanceResolver, Issuer, createDataApiApp). It exists because
- * startReference() reads the full model and spec/openapi/data-api.json itself and cannot take
+ * startReference() reads the full model and spec/openapi/{resources,descriptors}.json itself and cannot take
  * others; the parameter it would need is
  *   startReference({ ..., model?: CompiledModel, document?: Document })
  * used for the RequestValidator, the StoreRegistry, createDataApiApp and the warm-up list.
@@ -13,7 +13,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Document } from 'openapi-backend';
-import { buildDataApiDocument, operationIds } from '../spec/generate/openapi-data.js';
+import { buildDataApiDocuments, operationIds, validationDocument } from '../spec/generate/openapi-data.js';
 import type { CompiledModel } from '../spec/model/compiled.js';
 import { AdminDatabases } from '../reference/admin-db/index.js';
 import { loadSettings, type Settings } from '../reference/config/load.js';
@@ -38,7 +38,8 @@ export async function startCustom(model: CompiledModel, version: string, overrid
   const settings = loadSettings(undefined, overrides);
   // Through JSON, as startReference() reads it from disk: openapi-backend dereferences the
   // document in place, which breaks on the generator's shared sub-objects.
-  const document = JSON.parse(JSON.stringify(buildDataApiDocument(model, version))) as Document & Record<string, unknown>;
+  const documents = JSON.parse(JSON.stringify(buildDataApiDocuments(model, version))) as { resources: Record<string, unknown>; descriptors: Record<string, unknown>; other: Record<string, unknown> };
+  const document = validationDocument(documents) as Document & Record<string, unknown>;
   const validator = new RequestValidator(document);
   await validator.init();
   const stores = new StoreRegistry(model);
@@ -57,7 +58,7 @@ export async function startCustom(model: CompiledModel, version: string, overrid
   });
   const admins = new AdminDatabases(settings.dataStore);
   const instances = new InstanceResolver(settings, stores, admins);
-  const app = createDataApiApp({ settings, model, store, validator, issuer, document, version, build: version, instances });
+  const app = createDataApiApp({ settings, model, store, validator, issuer, documents, version, build: version, instances });
   server.on('request', app.callback());
   const pending = model.resources.flatMap((r) => { const ids = operationIds(r); return [ids.post, ids.put, ids.getAll]; });
   const warm = () => {

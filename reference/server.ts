@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Document } from 'openapi-backend';
-import { operationIds } from '../spec/generate/openapi-data.js';
+import { operationIds, validationDocument } from '../spec/generate/openapi-data.js';
 import { model } from '../spec/model/index.js';
 import { loadSettings, type Settings } from './config/load.js';
 import type { ReferenceConfig } from './config/types.js';
@@ -34,9 +34,17 @@ const specFile = (name: string) => new URL(`../spec/openapi/${name}`, import.met
 
 export async function startReference(opts: { configFile?: string; overrides?: Partial<ReferenceConfig> } = {}): Promise<RunningReference> {
   const settings = loadSettings(opts.configFile, opts.overrides);
-  const documentText = readFileSync(specFile('data-api.json'), 'utf8');
-  const document = JSON.parse(documentText) as Document & Record<string, unknown>;
-  const documentHash = createHash('sha256').update(documentText).digest('hex').slice(0, 12);
+  // The interface descriptions as upstream lays them out; requests are validated against the
+  // resources and descriptors together.
+  const hash = createHash('sha256');
+  const section = (name: string) => {
+    const text = readFileSync(specFile(`${name}.json`), 'utf8');
+    hash.update(text);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+  const documents = { resources: section('resources'), descriptors: section('descriptors'), other: section('other') };
+  const documentHash = hash.digest('hex').slice(0, 12);
+  const document = validationDocument(documents) as Document & Record<string, unknown>;
   const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const validator = new RequestValidator(document);
   await validator.init();
@@ -66,7 +74,7 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
     // One set of admin databases for both servers: the same token resolves the same store.
     const admins = new AdminDatabases(settings.dataStore);
     const instances = new InstanceResolver(settings, stores, admins);
-    const app = createDataApiApp({ settings, model, store, validator, issuer, document, version, build: `${version}+${documentHash}`, instances });
+    const app = createDataApiApp({ settings, model, store, validator, issuer, documents, version, build: `${version}+${documentHash}`, instances });
     dataServer.handle(app.callback());
     // The rostering service verifies the issuer's tokens with its public key; its environment
     // variables (seed) default to the issuer's values and may be set in the process environment.

@@ -98,7 +98,8 @@ serve({
       const tReady = performance.now();
       const extra = ref as unknown as Record<string, unknown>;
       const rosteringBaseUrl = Object.entries(extra).find(([k, v]) => /^rostering.*url$/i.test(k) && typeof v === 'string')?.[1] as string | undefined;
-      const doc = JSON.parse(readFileSync(new URL('../../spec/openapi/data-api.json', import.meta.url), 'utf8')) as { paths: Record<string, object> };
+      const paths = (name: string) => (JSON.parse(readFileSync(new URL(`../../spec/openapi/${name}.json`, import.meta.url), 'utf8')) as { paths: Record<string, object> }).paths;
+      const doc = { paths: { ...paths('resources'), ...paths('descriptors') } };
       running = {
         baseUrl: ref.dataApiBaseUrl, store: ref.store, model, close: ref.close, resources: model.resources.length,
         operations: Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0),

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
-import { AVAILABLE_CHANGE_VERSIONS_PATH, DATA_ROOT, TOKEN_PATH } from '../../spec/generate/openapi-data.js';
+import { AVAILABLE_CHANGE_VERSIONS_PATH, DATA_ROOT, NAMESPACE_SEGMENT, TOKEN_PATH } from '../../spec/generate/openapi-data.js';
 import type { CompiledModel } from '../../spec/model/compiled.js';
 import type { Settings } from '../config/load.js';
 import { errorBoundary } from '../http/boundary.js';
@@ -28,8 +28,8 @@ export interface DataApiParts {
   store: DataStore;
   validator: RequestValidator;
   issuer: Issuer;
-  /** The generated interface description, served as metadata. */
-  document: Record<string, unknown>;
+  /** The generated interface descriptions (spec/openapi/), served as metadata. */
+  documents: { resources: Record<string, unknown>; descriptors: Record<string, unknown>; other: Record<string, unknown> };
   version: string;
   /** Identifies the build: the package version and the interface description's hash. */
   build: string;
@@ -46,7 +46,7 @@ export function createDataApiApp(parts: DataApiParts): Koa {
   const api: DataApi = { settings, model, store, validator, authenticate: bearerAuthenticator(issuer, settings.clients, settings.tokenClockSkewSeconds), authorizer: new Authorizer(model) };
   const router = new Router({ prefix: settings.basePath || undefined });
 
-  discoveryRoutes(router, { basePath: settings.basePath, model, document: parts.document, version: parts.version, build: parts.build });
+  discoveryRoutes(router, { basePath: settings.basePath, model, documents: parts.documents, version: parts.version, build: parts.build });
   router.post(TOKEN_PATH, tokenEndpoint(settings, issuer));
   router.post(`${TOKEN_PATH}_info`, tokenInfoEndpoint(store, api.authenticate));
   router.get(AVAILABLE_CHANGE_VERSIONS_PATH, async (ctx) => {
@@ -94,7 +94,8 @@ async function dispatch(api: DataApi, ctx: Context, route: Route): Promise<void>
   // A malformed id is refused before the method check, whatever the method (decisions #11).
   if (route.kind === 'item') parseId(route.id!);
   if (!ALLOWED[route.kind].includes(method)) throw methodNotAllowed(route, method);
-  const base = `${DATA_ROOT}/core/${route.resource.endpoint}`;
+  // Operation paths are relative to the data root, as the interface descriptions lay them out.
+  const base = `/${NAMESPACE_SEGMENT}/${route.resource.endpoint}`;
   ctx.state.specPath = route.kind === 'collection' ? base : route.kind === 'item' ? `${base}/${route.id}` : `${base}/${route.kind}`;
   if (method !== 'GET') {
     // Writes are refused while a snapshot is selected (seed rule 5).

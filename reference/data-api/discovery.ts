@@ -16,7 +16,7 @@ import { InterfaceDescriptions } from './interface-description.js';
 export interface DiscoveryParts {
   basePath: string;
   model: CompiledModel;
-  document: Record<string, unknown>;
+  documents: { resources: Record<string, unknown>; descriptors: Record<string, unknown>; other: Record<string, unknown> };
   /** The package version (informationalVersion) and the build it was made from. */
   version: string;
   build: string;
@@ -53,15 +53,22 @@ export function discoveryRoutes(router: Router, parts: DiscoveryParts): void {
     ctx.body = 'Healthy';
   });
 
-  // The metadata root lists the interface-description sections; upstream answers with and
-  // without the trailing slash.
+  // The metadata root lists the interface-description sections, each served once built and
+  // cached (interface-description.ts); upstream answers with and without the trailing slash.
+  const described = [
+    { name: 'Resources', path: '/metadata/data/v3/resources/swagger.json', document: parts.documents.resources, server: `${parts.basePath}${DATA_ROOT}` },
+    { name: 'Descriptors', path: '/metadata/data/v3/descriptors/swagger.json', document: parts.documents.descriptors, server: `${parts.basePath}${DATA_ROOT}` },
+    { name: 'Other', path: '/metadata/other/swagger.json', document: parts.documents.other, server: parts.basePath },
+  ];
   const sections = (ctx: Context) => {
-    ctx.body = [{ name: 'Resources', endpointUri: `${base(ctx)}/metadata/data/v3/resources/swagger.json`, prefix: '' }];
+    ctx.body = described.map((d) => ({ name: d.name, endpointUri: `${base(ctx)}${d.path}`, prefix: '' }));
   };
   router.get('/metadata/', sections);
   router.get('/metadata', sections);
-  const descriptions = new InterfaceDescriptions(parts.document, parts.basePath);
-  router.get('/metadata/data/v3/resources/swagger.json', (ctx) => descriptions.serve(ctx, origin(ctx)));
+  for (const d of described) {
+    const descriptions = new InterfaceDescriptions(d.document, d.server);
+    router.get(d.path, (ctx) => descriptions.serve(ctx, origin(ctx)));
+  }
 
   // Computed once: the model does not change while the server runs.
   const dependencies = dependencyOrder(parts.model).map(({ resource, order }) => ({

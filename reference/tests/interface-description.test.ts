@@ -26,7 +26,7 @@ test('served with a stable ETag, 304 for If-None-Match, gzip or brotli when acce
     const etag = first.headers.etag as string;
     assert.match(etag, /^"[^"]+"$/);
     const doc = JSON.parse(first.body.toString()) as { openapi: string; servers: { url: string }[]; paths: object };
-    assert.deepEqual(doc.servers, [{ url: ref.dataApiBaseUrl }]);
+    assert.deepEqual(doc.servers, [{ url: `${ref.dataApiBaseUrl}/data/v3` }]);
     assert.ok(doc.openapi && Object.keys(doc.paths).length);
     assert.equal((await raw(url, {})).headers.etag, etag, 'the same ETag on the next request');
     const again = await raw(url, { 'If-None-Match': etag });

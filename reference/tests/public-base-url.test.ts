@@ -32,7 +32,7 @@ for (const publicBaseUrl of [undefined, 'https://api.example.test/v7.3/api']) {
       const urls = (await call(`${ref.dataApiBaseUrl}/`, 'GET', host)).json().urls as Record<string, string>;
       for (const [name, url] of Object.entries(urls)) assert.ok(url.startsWith(`${expected}/`), `${name}: ${url}`);
       const servers = (await call(`${ref.dataApiBaseUrl}/metadata/data/v3/resources/swagger.json`, 'GET', host)).json().servers;
-      assert.deepEqual(servers, [{ url: expected }]);
+      assert.deepEqual(servers, [{ url: `${expected}/data/v3` }]);
     } finally {
       await ref.close();
     }

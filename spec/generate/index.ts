@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { model } from '../model/index.js';
-import { buildDataApiDocument } from './openapi-data.js';
+import { buildDataApiDocuments } from './openapi-data.js';
 import { buildRosteringDocument } from './openapi-rostering.js';
 import { generateTypeSchemas } from './type-schemas.js';
 
@@ -14,8 +14,11 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const check = process.argv.includes('--check');
 const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
+const data = buildDataApiDocuments(model, version);
 const outputs: Record<string, unknown> = {
-  'spec/openapi/data-api.json': buildDataApiDocument(model, version),
+  'spec/openapi/resources.json': data.resources,
+  'spec/openapi/descriptors.json': data.descriptors,
+  'spec/openapi/other.json': data.other,
   'spec/openapi/rostering.json': buildRosteringDocument(),
   ...generateTypeSchemas(root),
 };

@@ -1,5 +1,5 @@
 import type { CompiledModel, CompiledResource } from '../model/compiled.js';
-import { referenceSchemas, resourceSchema, scalarSchema, schemaName, type Schema } from './json-schema.js';
+import { SchemaRegistry, scalarSchema, type Schema } from './json-schema.js';
 
 /** Paths and names the data API uses; the reference and the suites read them from here. */
 export const DATA_ROOT = '/data/v3';
@@ -42,10 +42,10 @@ function queryParameters(r: CompiledResource) {
   }));
 }
 
-function resourcePaths(r: CompiledResource): Record<string, Schema> {
+/** Paths of a resource relative to the data root (`/core/<endpoint>…`), as upstream lays them out. */
+function resourcePaths(r: CompiledResource, ref: Schema): Record<string, Schema> {
   const ops = operationIds(r);
-  const base = `${DATA_ROOT}/${NAMESPACE_SEGMENT}/${r.endpoint}`;
-  const ref = { $ref: `#/components/schemas/${schemaName(r.resourceName)}` };
+  const base = `/${NAMESPACE_SEGMENT}/${r.endpoint}`;
   const tags = [r.endpoint];
   const feed = (operationId: string, item: string, summary: string) => ({
     get: {
@@ -134,140 +134,198 @@ const problemDetails: Schema = {
   },
 };
 
-export function buildDataApiDocument(model: CompiledModel, version: string): Schema {
-  const resources = [...model.resources].sort((a, b) => a.endpoint.localeCompare(b.endpoint));
-  const paths: Record<string, Schema> = {
-    '/': {
-      get: {
-        operationId: 'getDiscovery', summary: 'Discovery root: version, data models and the URLs of the API.', security: [],
-        responses: { 200: { description: 'Discovery document.', content: { 'application/json': { schema: { $ref: '#/components/schemas/discovery' } } } } },
-      },
+const json = (schema: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } });
+const problem = (description: string) => ({ description, content: json('problemDetails') });
+
+/** Components every data document shares: paging and header parameters, headers, error responses. */
+function sharedComponents(): Record<string, Schema> {
+  return {
+    securitySchemes: {
+      oauth2_client_credentials: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: TOKEN_PATH, scopes: {} } } },
     },
-    [TOKEN_PATH]: {
-      post: {
-        operationId: 'postToken', summary: 'Client-credentials grant: Basic header (or client_id/client_secret in the body) and grant_type=client_credentials.', security: [],
-        requestBody: {
-          required: true,
-          content: {
-            'application/x-www-form-urlencoded': { schema: { $ref: '#/components/schemas/tokenRequest' } },
-            'application/json': { schema: { $ref: '#/components/schemas/tokenRequest' } },
+    parameters: {
+      offset: { name: 'offset', in: 'query', description: 'Number of items to skip.', schema: { type: 'integer', format: 'int32', minimum: 0 } },
+      limit: { name: 'limit', in: 'query', description: `Page size, 0 to ${PAGE_SIZE_MAXIMUM} (the host may lower the maximum). Omitted: the maximum.`, schema: { type: 'integer', format: 'int32', minimum: 0, maximum: PAGE_SIZE_MAXIMUM } },
+      pageToken: { name: 'pageToken', in: 'query', description: 'Cursor paging: where the page starts (from Next-Page-Token or partitions). Not with offset, limit or totalCount.', schema: { type: 'string' } },
+      pageSize: { name: 'pageSize', in: 'query', description: `Cursor paging: page size, 1 to ${PAGE_SIZE_MAXIMUM}, with pageToken only.`, schema: { type: 'integer', format: 'int32' } },
+      number: { name: 'number', in: 'query', description: 'How many partitions (page tokens) to make.', schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 200, default: 1 } },
+      MinChangeVersion: { name: 'MinChangeVersion', in: 'query', description: 'Inclusive lower bound on change version.', schema: { type: 'integer', format: 'int64' } },
+      MaxChangeVersion: { name: 'MaxChangeVersion', in: 'query', description: 'Inclusive upper bound on change version.', schema: { type: 'integer', format: 'int64' } },
+      totalCount: { name: 'totalCount', in: 'query', description: 'When true, the Total-Count header carries the number of matches ignoring paging.', schema: { type: 'boolean', default: false } },
+      'Use-Snapshot': { name: 'Use-Snapshot', in: 'header', description: 'Read from the configured snapshot. Writes are refused (405) while true.', schema: { type: 'boolean', default: false } },
+      'If-None-Match': { name: 'If-None-Match', in: 'header', description: 'An ETag; a match gives 304.', schema: { type: 'string' } },
+      'If-Match': { name: 'If-Match', in: 'header', description: 'An ETag; a mismatch gives 412.', schema: { type: 'string' } },
+      id: { name: 'id', in: 'path', required: true, description: 'Resource identifier.', schema: { type: 'string' } },
+    },
+    headers: {
+      ETag: { description: 'The quoted _etag value.', schema: { type: 'string' } },
+      'Total-Count': { description: 'Number of matches ignoring paging (with totalCount=true).', schema: { type: 'integer' } },
+      'Next-Page-Token': { description: 'On every non-empty page: the pageToken of the page after it.', schema: { type: 'string' } },
+      Location: { description: 'Absolute URL of the item.', schema: { type: 'string' } },
+    },
+    responses: {
+      Created: { description: 'Created.', headers: { Location: { $ref: '#/components/headers/Location' }, ETag: { $ref: '#/components/headers/ETag' } } },
+      Updated: { description: 'Updated.', headers: { Location: { $ref: '#/components/headers/Location' }, ETag: { $ref: '#/components/headers/ETag' } } },
+      Updated204: { description: 'Updated.', headers: { ETag: { $ref: '#/components/headers/ETag' } } },
+      NotModified: { description: 'Not modified (If-None-Match matched).' },
+      BadRequest: problem('Bad request: bad-request, data-validation-failed, key-change-not-supported, parameter-validation-failed, profile usage.'),
+      Unauthorized: problem('Authentication failed.'),
+      Forbidden: problem('Authorization denied.'),
+      NotFound: problem('Not found.'),
+      MethodNotAllowed: problem('Method not allowed.'),
+      Conflict: problem('Dependent item exists, unresolved reference or non-unique identity.'),
+      PreconditionFailed: problem('Optimistic lock failed.'),
+      UnsupportedMediaType: problem('Unsupported media type.'),
+      Error: problem('System error.'),
+    },
+  };
+}
+
+const sharedSchemas: Record<string, Schema> = {
+  problemDetails,
+  trackedChanges_deletedItem: {
+    type: 'object', required: ['id', 'changeVersion', 'keyValues'],
+    properties: { id: { type: 'string' }, changeVersion: { type: 'integer', format: 'int64' }, keyValues: { type: 'object', description: 'Natural-key values keyed by query-parameter name.' } },
+  },
+  trackedChanges_keyChange: {
+    type: 'object', required: ['id', 'changeVersion', 'oldKeyValues', 'newKeyValues'],
+    properties: { id: { type: 'string' }, changeVersion: { type: 'integer', format: 'int64' }, oldKeyValues: { type: 'object' }, newKeyValues: { type: 'object' } },
+  },
+  pagePartitions: {
+    type: 'object', required: ['pageTokens'],
+    properties: { pageTokens: { type: 'array', items: { type: 'string' } } },
+  },
+};
+
+const BASE_URL_VARIABLE = { baseUrl: { default: 'http://localhost:8080/v7.3/api', description: 'Service origin, release segment and /api.' } };
+
+/**
+ * One section of the data API as upstream serves it: its resources (or its descriptors) under
+ * the server `{base_url}/data/v3`, paths `/core/<endpoint>…`, one named schema per resource,
+ * reference target and collection item.
+ */
+function dataSection(model: CompiledModel, version: string, section: 'Resources' | 'Descriptors'): Schema {
+  const resources = model.resources.filter((r) => r.isDescriptor === (section === 'Descriptors')).sort((a, b) => a.endpoint.localeCompare(b.endpoint));
+  const registry = new SchemaRegistry(model);
+  const paths: Record<string, Schema> = {};
+  for (const r of resources) Object.assign(paths, resourcePaths(r, registry.resource(r)));
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: `Education Data Store API: ${section.toLowerCase()}`,
+      version: '3',
+      description: `${section} of the core data model (Ed-Fi Data Standard 5.2 with the specification's overlay; model version ${version}). Generated from spec/model; do not edit.`,
+    },
+    servers: [{ url: `{baseUrl}${DATA_ROOT}`, variables: BASE_URL_VARIABLE }],
+    security: [{ oauth2_client_credentials: [] }],
+    tags: resources.map((r) => ({ name: r.endpoint, description: r.description ?? `${r.resourceName} resources.` })),
+    paths,
+    components: { ...sharedComponents(), schemas: { ...registry.schemas, ...sharedSchemas } },
+  };
+}
+
+/** The fixed endpoints beside the data: discovery, token, token introspection, change versions, dependencies, health. */
+function otherSection(): Schema {
+  const components = sharedComponents();
+  return {
+    openapi: '3.0.3',
+    info: { title: 'Education Data Store API: discovery, tokens and change versions', version: '3', description: 'The fixed endpoints of the data API. Generated; do not edit.' },
+    servers: [{ url: '{baseUrl}', variables: BASE_URL_VARIABLE }],
+    security: [{ oauth2_client_credentials: [] }],
+    paths: {
+      '/': {
+        get: { operationId: 'getDiscovery', summary: 'Discovery root: version, build, data models and the URLs of the API.', security: [], responses: { 200: { description: 'Discovery document.', content: json('discovery') } } },
+      },
+      '/health': {
+        get: { operationId: 'getHealth', summary: 'Health: 200 `Healthy`.', security: [], responses: { 200: { description: 'Healthy.', content: { 'text/plain': { schema: { type: 'string' } } } } } },
+      },
+      '/metadata/data/v3/dependencies': {
+        get: { operationId: 'getDependencies', summary: 'Every endpoint in an order a loader can write in without unresolved references.', security: [], responses: { 200: { description: 'Dependency order.', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/dependency' } } } } } } },
+      },
+      [TOKEN_PATH]: {
+        post: {
+          operationId: 'postToken', summary: 'Client-credentials grant: Basic header (or client_id/client_secret in the body) and grant_type=client_credentials.', security: [],
+          requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { $ref: '#/components/schemas/tokenRequest' } }, 'application/json': { schema: { $ref: '#/components/schemas/tokenRequest' } } } },
+          responses: {
+            200: { description: 'Access token.', content: json('tokenResponse') },
+            400: { description: 'OAuth error.', content: json('oauthError') },
+            401: { description: 'OAuth error.', content: json('oauthError') },
+            429: { description: 'Too many failed attempts (Retry-After).', content: json('oauthError') },
           },
         },
-        responses: {
-          200: { description: 'Access token.', content: { 'application/json': { schema: { $ref: '#/components/schemas/tokenResponse' } } } },
-          400: { description: 'OAuth error.', content: { 'application/json': { schema: { $ref: '#/components/schemas/oauthError' } } } },
-          401: { description: 'OAuth error.', content: { 'application/json': { schema: { $ref: '#/components/schemas/oauthError' } } } },
+      },
+      [`${TOKEN_PATH}_info`]: {
+        post: {
+          operationId: 'postTokenInfo', summary: 'Token introspection: what the bearer token (form member `token`) grants, for its own client.',
+          requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { token: { type: 'string' } } } }, 'application/json': { schema: { type: 'object', properties: { token: { type: 'string' } } } } } },
+          responses: { 200: { description: 'What the token grants.', content: { 'application/json': { schema: { type: 'object' } } } }, 400: { $ref: '#/components/responses/BadRequest' }, 401: { $ref: '#/components/responses/Unauthorized' } },
+        },
+      },
+      [AVAILABLE_CHANGE_VERSIONS_PATH]: {
+        get: {
+          operationId: 'getAvailableChangeVersions', summary: 'The oldest and newest change versions of the data store.',
+          parameters: [param('Use-Snapshot')],
+          responses: { 200: { description: 'Change versions.', content: json('availableChangeVersions') }, ...errorResponses([401, 404, 500]) },
         },
       },
     },
-    [AVAILABLE_CHANGE_VERSIONS_PATH]: {
-      get: {
-        operationId: 'getAvailableChangeVersions', summary: 'The oldest and newest change versions of the data store.',
-        parameters: [param('Use-Snapshot')],
-        responses: {
-          200: { description: 'Change versions.', content: { 'application/json': { schema: { $ref: '#/components/schemas/availableChangeVersions' } } } },
-          ...errorResponses([401, 404, 500]),
+    components: {
+      securitySchemes: components.securitySchemes,
+      parameters: { 'Use-Snapshot': (components.parameters as Record<string, Schema>)['Use-Snapshot'] },
+      responses: Object.fromEntries(Object.entries(components.responses as Record<string, Schema>).filter(([k]) => ['BadRequest', 'Unauthorized', 'NotFound', 'Error'].includes(k))),
+      schemas: {
+        problemDetails,
+        availableChangeVersions: {
+          type: 'object', required: ['oldestChangeVersion', 'newestChangeVersion'],
+          properties: { oldestChangeVersion: { type: 'integer', format: 'int64' }, newestChangeVersion: { type: 'integer', format: 'int64' } },
+        },
+        dependency: {
+          type: 'object', required: ['resource', 'order', 'operations'],
+          properties: { resource: { type: 'string', description: '`/core/<endpoint>`' }, order: { type: 'integer' }, operations: { type: 'array', items: { type: 'string', enum: ['Create', 'Update'] } } },
+        },
+        tokenRequest: {
+          type: 'object',
+          properties: { grant_type: { type: 'string', enum: ['client_credentials'] }, client_id: { type: 'string' }, client_secret: { type: 'string' }, scope: { type: 'string' } },
+        },
+        tokenResponse: {
+          type: 'object', required: ['access_token', 'expires_in', 'token_type'],
+          properties: { access_token: { type: 'string' }, expires_in: { type: 'integer', description: 'Seconds; default 1800, configurable by the host.' }, token_type: { type: 'string', enum: ['bearer'] }, scope: { type: 'string' } },
+        },
+        oauthError: {
+          type: 'object', required: ['error'],
+          properties: { error: { type: 'string', enum: ['invalid_client', 'invalid_request', 'unsupported_grant_type', 'invalid_scope', 'temporarily_unavailable'] }, error_description: { type: 'string' } },
+        },
+        discovery: {
+          type: 'object', required: ['version', 'dataModels', 'urls'],
+          properties: {
+            version: { type: 'string' },
+            applicationName: { type: 'string' },
+            informationalVersion: { type: 'string' },
+            build: { type: 'string' },
+            dataModels: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, version: { type: 'string' } } } },
+            urls: { type: 'object', additionalProperties: { type: 'string' } },
+          },
         },
       },
     },
   };
-  for (const r of resources) Object.assign(paths, resourcePaths(r));
+}
 
-  const schemas: Record<string, Schema> = {};
-  for (const r of resources) schemas[schemaName(r.resourceName)] = resourceSchema(r);
-  Object.assign(schemas, referenceSchemas(model), {
-    problemDetails,
-    trackedChanges_deletedItem: {
-      type: 'object', required: ['id', 'changeVersion', 'keyValues'],
-      properties: { id: { type: 'string' }, changeVersion: { type: 'integer', format: 'int64' }, keyValues: { type: 'object', description: 'Natural-key values keyed by query-parameter name.' } },
-    },
-    trackedChanges_keyChange: {
-      type: 'object', required: ['id', 'changeVersion', 'oldKeyValues', 'newKeyValues'],
-      properties: { id: { type: 'string' }, changeVersion: { type: 'integer', format: 'int64' }, oldKeyValues: { type: 'object' }, newKeyValues: { type: 'object' } },
-    },
-    pagePartitions: {
-      type: 'object', required: ['pageTokens'],
-      properties: { pageTokens: { type: 'array', items: { type: 'string' } } },
-    },
-    availableChangeVersions: {
-      type: 'object', required: ['oldestChangeVersion', 'newestChangeVersion'],
-      properties: { oldestChangeVersion: { type: 'integer', format: 'int64' }, newestChangeVersion: { type: 'integer', format: 'int64' } },
-    },
-    tokenRequest: {
-      type: 'object',
-      properties: { grant_type: { type: 'string', enum: ['client_credentials'] }, client_id: { type: 'string' }, client_secret: { type: 'string' }, scope: { type: 'string' } },
-    },
-    tokenResponse: {
-      type: 'object', required: ['access_token', 'expires_in', 'token_type'],
-      properties: { access_token: { type: 'string' }, expires_in: { type: 'integer', description: 'Seconds; default 1800, configurable by the host.' }, token_type: { type: 'string', enum: ['bearer'] }, scope: { type: 'string' } },
-    },
-    oauthError: {
-      type: 'object', required: ['error'],
-      properties: { error: { type: 'string', enum: ['invalid_client', 'invalid_request', 'unsupported_grant_type', 'invalid_scope'] }, error_description: { type: 'string' } },
-    },
-    discovery: {
-      type: 'object', required: ['version', 'dataModels', 'urls'],
-      properties: {
-        version: { type: 'string' },
-        applicationName: { type: 'string' },
-        dataModels: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, version: { type: 'string' } } } },
-        urls: { type: 'object', additionalProperties: { type: 'string' } },
-      },
-    },
-  });
+/** The data API's interface descriptions: resources, descriptors and the fixed endpoints. */
+export function buildDataApiDocuments(model: CompiledModel, version: string): { resources: Schema; descriptors: Schema; other: Schema } {
+  return { resources: dataSection(model, version, 'Resources'), descriptors: dataSection(model, version, 'Descriptors'), other: otherSection() };
+}
 
-  const problem = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/problemDetails' } } } });
+/**
+ * Resources and descriptors as one document, the form openapi-backend validates requests
+ * against (paths relative to the data root, as the sections have them).
+ */
+export function validationDocument(sections: { resources: Schema; descriptors: Schema }): Schema {
+  const { resources, descriptors } = sections;
+  const components = (d: Schema) => d.components as Record<string, Record<string, Schema>>;
   return {
-    openapi: '3.0.3',
-    info: {
-      title: 'Education Data Store API: data',
-      version: '3',
-      description: `Resources of the core data model (model version ${version}). Generated from spec/model; do not edit.`,
-    },
-    servers: [{ url: '{baseUrl}', variables: { baseUrl: { default: 'http://localhost:8080/v7.3/api', description: 'Service origin, release segment and /api.' } } }],
-    security: [{ oauth2_client_credentials: [] }],
-    tags: resources.map((r) => ({ name: r.endpoint, description: r.description ?? `${r.resourceName} resources.` })),
-    paths,
-    components: {
-      securitySchemes: {
-        oauth2_client_credentials: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: TOKEN_PATH, scopes: {} } } },
-      },
-      parameters: {
-        offset: { name: 'offset', in: 'query', description: 'Number of items to skip.', schema: { type: 'integer', format: 'int32', minimum: 0 } },
-        limit: { name: 'limit', in: 'query', description: `Page size, 0 to ${PAGE_SIZE_MAXIMUM} (the host may lower the maximum). Omitted: the maximum.`, schema: { type: 'integer', format: 'int32', minimum: 0, maximum: PAGE_SIZE_MAXIMUM } },
-        MinChangeVersion: { name: 'MinChangeVersion', in: 'query', description: 'Inclusive lower bound on change version.', schema: { type: 'integer', format: 'int64' } },
-        MaxChangeVersion: { name: 'MaxChangeVersion', in: 'query', description: 'Inclusive upper bound on change version.', schema: { type: 'integer', format: 'int64' } },
-        pageToken: { name: 'pageToken', in: 'query', description: 'Cursor paging: where the page starts (from Next-Page-Token or partitions). Not with offset, limit or totalCount.', schema: { type: 'string' } },
-        pageSize: { name: 'pageSize', in: 'query', description: `Cursor paging: page size, 1 to ${PAGE_SIZE_MAXIMUM}, with pageToken only.`, schema: { type: 'integer', format: 'int32' } },
-        number: { name: 'number', in: 'query', description: 'How many partitions (page tokens) to make.', schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 200, default: 1 } },
-        totalCount: { name: 'totalCount', in: 'query', description: 'When true, the Total-Count header carries the number of matches ignoring paging.', schema: { type: 'boolean', default: false } },
-        'Use-Snapshot': { name: 'Use-Snapshot', in: 'header', description: 'Read from the configured snapshot. Writes are refused (405) while true.', schema: { type: 'boolean', default: false } },
-        'If-None-Match': { name: 'If-None-Match', in: 'header', description: 'An ETag; a match gives 304.', schema: { type: 'string' } },
-        'If-Match': { name: 'If-Match', in: 'header', description: 'An ETag; a mismatch gives 412.', schema: { type: 'string' } },
-        id: { name: 'id', in: 'path', required: true, description: 'Resource identifier.', schema: { type: 'string' } },
-      },
-      headers: {
-        ETag: { description: 'The quoted _etag value.', schema: { type: 'string' } },
-        'Total-Count': { description: 'Number of matches ignoring paging (with totalCount=true).', schema: { type: 'integer' } },
-        'Next-Page-Token': { description: 'On every non-empty page: the pageToken of the page after it.', schema: { type: 'string' } },
-        Location: { description: 'Absolute URL of the item.', schema: { type: 'string' } },
-      },
-      responses: {
-        Created: { description: 'Created.', headers: { Location: { $ref: '#/components/headers/Location' }, ETag: { $ref: '#/components/headers/ETag' } } },
-        Updated: { description: 'Updated.', headers: { Location: { $ref: '#/components/headers/Location' }, ETag: { $ref: '#/components/headers/ETag' } } },
-        Updated204: { description: 'Updated.', headers: { ETag: { $ref: '#/components/headers/ETag' } } },
-        NotModified: { description: 'Not modified (If-None-Match matched).' },
-        BadRequest: problem('Bad request: bad-request, data-validation-failed, key-change-not-supported, parameter-validation-failed, profile usage.'),
-        Unauthorized: problem('Authentication failed.'),
-        Forbidden: problem('Authorization denied.'),
-        NotFound: problem('Not found.'),
-        MethodNotAllowed: problem('Method not allowed.'),
-        Conflict: problem('Dependent item exists, unresolved reference or non-unique identity.'),
-        PreconditionFailed: problem('Optimistic lock failed.'),
-        UnsupportedMediaType: problem('Unsupported media type.'),
-        Error: problem('System error.'),
-      },
-      schemas,
-    },
+    ...resources,
+    paths: { ...(resources.paths as Schema), ...(descriptors.paths as Schema) },
+    components: { ...components(resources), schemas: { ...components(resources).schemas, ...components(descriptors).schemas } },
   };
 }

@@ -9,7 +9,7 @@ import { OpenAPIBackend } from 'openapi-backend';
 const read = (p: string): any => JSON.parse(readFileSync(new URL(`../${p}`, import.meta.url), "utf8"));
 const ajv = new Ajv({ strict: false, allErrors: true });
 
-for (const doc of ['openapi/data-api.json', 'openapi/rostering.json']) {
+for (const doc of ['openapi/resources.json', 'openapi/descriptors.json', 'openapi/other.json', 'openapi/rostering.json']) {
   test(`${doc} is a valid OpenAPI document`, async () => {
     const api = new OpenAPIBackend({ definition: read(doc) });
     await api.loadDocument();
@@ -17,13 +17,30 @@ for (const doc of ['openapi/data-api.json', 'openapi/rostering.json']) {
   });
 }
 
-test('the data-API document carries the seed interface-description extensions', () => {
-  const schemas = read('openapi/data-api.json').components.schemas;
-  assert.equal(schemas.core_AcademicWeek.properties.weekIdentifier['x-Core-isIdentity'], true);
-  assert.equal(schemas.core_ClassPeriod['x-Core-isUpdatable'], true);
-  assert.equal(schemas.core_AccountabilityRating.properties.ratingDate['x-nullable'], true);
-  assert.equal(schemas.core_CourseTranscript.properties.alternativeCourseCode['x-Core-isDeprecated'], true);
-  assert.ok(schemas.core_CourseTranscript.properties.alternativeCourseCode['x-Core-deprecatedReasons'].length);
+test('the resources document carries the seed interface-description extensions', () => {
+  const schemas = read('openapi/resources.json').components.schemas;
+  assert.equal(schemas.core_academicWeek.properties.weekIdentifier['x-Core-isIdentity'], true);
+  assert.equal(schemas.core_classPeriod['x-Core-isUpdatable'], true);
+  assert.equal(schemas.core_accountabilityRating.properties.ratingDate['x-nullable'], true);
+  assert.equal(schemas.core_courseTranscript.properties.alternativeCourseCode['x-Core-isDeprecated'], true);
+  assert.ok(schemas.core_courseTranscript.properties.alternativeCourseCode['x-Core-deprecatedReasons'].length);
+});
+
+test('the documents are laid out as upstream: sections, data-root server, named reference and item schemas, plain $ref', () => {
+  const resources = read('openapi/resources.json');
+  const descriptors = read('openapi/descriptors.json');
+  assert.equal(resources.servers[0].url, '{baseUrl}/data/v3');
+  assert.ok(resources.paths['/core/schools'] && resources.paths['/core/schools/{id}'] && resources.paths['/core/schools/partitions']);
+  assert.ok(!resources.paths['/core/gradeLevelDescriptors'] && descriptors.paths['/core/gradeLevelDescriptors']);
+  assert.ok(!Object.keys(resources.paths).some((p: string) => p.startsWith('/oauth') || p === '/'), 'fixed endpoints live in other.json');
+  assert.ok(read('openapi/other.json').paths['/oauth/token']);
+  const schemas = resources.components.schemas;
+  const school = schemas.core_school.properties;
+  assert.deepEqual(school.localEducationAgencyReference, { $ref: '#/components/schemas/core_localEducationAgencyReference' });
+  assert.equal(school.educationOrganizationCategories.items.$ref, '#/components/schemas/core_school_educationOrganizationCategory');
+  assert.ok(schemas.core_school_address_period, 'nested items are named too');
+  assert.equal(schemas.core_schoolReference.properties.schoolId['x-Core-isIdentity'], true);
+  assert.ok(!JSON.stringify(resources).includes('"allOf"'), 'no allOf wrappers');
 });
 
 const rules = readdirSync(new URL('../rules/', import.meta.url)).filter((f) => f.endsWith('.rules.json')).flatMap((f) => read(`rules/${f}`).rules as { id: string; problemType?: string }[]);

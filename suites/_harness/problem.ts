@@ -3,8 +3,8 @@ import { expect, type APIResponse } from '@playwright/test';
 import { Ajv } from 'ajv';
 import { target } from './target.js';
 
-/** The problem-details schema of the interface description (spec/openapi/data-api.json). */
-const document = JSON.parse(readFileSync(new URL('../../spec/openapi/data-api.json', import.meta.url), 'utf8')) as {
+/** The problem-details schema of the interface description (spec/openapi/resources.json). */
+const document = JSON.parse(readFileSync(new URL('../../spec/openapi/resources.json', import.meta.url), 'utf8')) as {
   components: { schemas: { problemDetails: object } };
 };
 const validateProblem = new Ajv({ strict: false, allErrors: true }).compile(document.components.schemas.problemDetails);

@@ -1,6 +1,6 @@
 import { test, expect, target } from '../_harness/data.js';
 import { model } from '../../spec/model/index.js';
-import { discoveryDocument } from '../_harness/interface-description.js';
+import { discoveryDocument, extensionPrefix, type OpenApiDocument, type Schema } from '../_harness/interface-description.js';
 import { rule } from '../_harness/rules.js';
 
 /**
@@ -71,5 +71,37 @@ test.describe('the client surface', () => {
       }
     }
     expect(early).toEqual([]);
+  });
+
+  test('lays the interface descriptions out as upstream: Resources and Descriptors sections under the data root, named schemas by plain $ref', rule('data.discovery.interface-description-layout'), async ({ request }) => {
+    const sections = (await (await request.get(`${base}/metadata/`)).json()) as { name: string; endpointUri: string }[];
+    const names = sections.map((s) => s.name);
+    expect(names).toEqual(expect.arrayContaining(['Resources', 'Descriptors']));
+    const docs = new Map<string, OpenApiDocument & { servers?: { url: string }[] }>();
+    for (const s of sections.filter((x) => ['Resources', 'Descriptors'].includes(x.name))) {
+      const res = await request.get(s.endpointUri);
+      expect(res.status(), s.endpointUri).toBe(200);
+      docs.set(s.name, (await res.json()) as OpenApiDocument);
+    }
+    for (const [name, doc] of docs) {
+      expect(doc.servers?.[0]?.url, `${name} server`).toMatch(/\/data\/v3\/?$/);
+      const paths = Object.keys(doc.paths);
+      expect(paths.length, name).toBeGreaterThan(0);
+      expect(paths.filter((p) => !p.toLowerCase().startsWith(`/${ns}/`)), `${name}: paths outside /${ns}/`).toEqual([]);
+    }
+    expect(Object.keys(docs.get('Descriptors')!.paths).every((p) => /descriptors(\/|$)/i.test(p)), 'the Descriptors section holds descriptors only').toBe(true);
+    const resources = docs.get('Resources')!;
+    const schemas = resources.components?.schemas ?? {};
+    expect(JSON.stringify(resources)).not.toContain('"allOf"');
+    const post = resources.paths[Object.keys(resources.paths).find((p) => p.toLowerCase() === `/${ns}/schools`)!]?.post as { requestBody?: { content?: Record<string, { schema?: Schema }> } } | undefined;
+    const school = schemas[String(Object.values(post?.requestBody?.content ?? {})[0]?.schema?.$ref).split('/').pop()!];
+    expect(school, 'the school schema is named').toBeDefined();
+    const lea = school!.properties?.localEducationAgencyReference;
+    expect(Object.keys(lea ?? {}), 'a reference is a plain $ref').toEqual(['$ref']);
+    const leaSchema = schemas[String(lea!.$ref).split('/').pop()!];
+    expect(leaSchema?.properties?.localEducationAgencyId?.[`${extensionPrefix()}isIdentity`], 'reference fields are flagged as identity').toBe(true);
+    const categories = school!.properties?.educationOrganizationCategories;
+    expect(Object.keys((categories?.items as Schema | undefined) ?? {}), 'a collection item is a plain $ref').toEqual(['$ref']);
+    expect(schemas[String((categories!.items as Schema).$ref).split('/').pop()!], 'the item schema is named').toBeDefined();
   });
 });

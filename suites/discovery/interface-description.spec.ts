@@ -43,7 +43,11 @@ test.describe('x- extensions of the interface description', () => {
       const schema = resourceSchema(doc, r.endpoint);
       expect(schema, `${r.endpoint} schema`).toBeDefined();
       for (const { path, field, property } of pairs(doc, r.fields, schema, `$${name}`)) {
-        if (field.identity) expect.soft(extensionsOf(doc, property)[flag], `${path} ${flag}`).toBe(true);
+        if (!field.identity) continue;
+        // A reference in the key is a plain $ref (upstream): the key fields it holds carry the flag.
+        const members = field.kind === 'reference' && !extensionsOf(doc, property)[flag] ? Object.entries(flatten(doc, property)?.properties ?? {}).filter(([n]) => n !== 'link') : [];
+        if (members.length) for (const [n, p] of members) expect.soft(extensionsOf(doc, p)[flag], `${path}.${n} ${flag}`).toBe(true);
+        else expect.soft(extensionsOf(doc, property)[flag], `${path} ${flag}`).toBe(true);
       }
     }
   });
