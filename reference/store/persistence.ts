@@ -56,8 +56,21 @@ const LINE = /^\{"c":"([0-9a-f]{16})","e":(\[.*\])\}$/s;
 /** The entries of a journal line, or undefined when it is damaged (checksum, form). */
 function readJournalLine(line: string): JournalEntry[] | undefined {
   const m = LINE.exec(line);
-  if (!m || checksum(m[2]) !== m[1]) return undefined;
+  if (!m) return legacyJournalLine(line);
+  if (checksum(m[2]) !== m[1]) return undefined;
   try { return parseExact(m[2]) as JournalEntry[]; } catch { return undefined; }
+}
+
+/**
+ * A line written before lines carried a checksum (an entry, or an array of them), read so that
+ * a store left by an earlier version still opens; only its form can be checked.
+ */
+function legacyJournalLine(line: string): JournalEntry[] | undefined {
+  let v: unknown;
+  try { v = parseExact(line); } catch { return undefined; }
+  const entries = (Array.isArray(v) ? v : [v]) as Partial<JournalEntry>[];
+  const isEntry = (e: Partial<JournalEntry>) => !!e && typeof e === 'object' && ['put', 'del', 'kc', 'undel'].includes(e.t as string) && typeof e.r === 'string' && typeof e.v === 'number';
+  return entries.length && entries.every(isEntry) ? entries as JournalEntry[] : undefined;
 }
 const codec = { parse: (s: string) => parseExact(s) as PersistedState, stringify: (d: PersistedState) => stringifyExact(d) };
 

@@ -61,6 +61,19 @@ test('a record whose bytes changed (valid JSON, wrong checksum) and a zeroed blo
   }
 });
 
+test('a journal written before lines carried checksums (plain entries) still loads', () => {
+  const { dir, file, journal } = journaled();
+  try {
+    const lines = readFileSync(journal, 'utf8').split('\n').filter(Boolean);
+    // The earlier form: one entry per line, or an array of the entries of one operation.
+    const legacy = lines.map((l) => { const entries = (JSON.parse(l) as { e: unknown[] }).e; return JSON.stringify(entries.length === 1 ? entries[0] : entries); });
+    writeFileSync(journal, `${legacy.join('\n')}\n`);
+    assert.deepEqual(codes(file), ['A', 'B', SECRET_CODE, 'D', 'E']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a torn last line is still cut off without complaint', () => {
   const { dir, file, journal } = journaled();
   try {
