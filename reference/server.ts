@@ -95,7 +95,7 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
     validator.warm(pending.splice(0, 1));
     if (pending.length) setImmediate(warm);
   };
-  setImmediate(warm);
+  if (settings.warmValidators) setImmediate(warm);
 
   return {
     settings,

@@ -38,6 +38,7 @@ export interface Settings {
   clients: Client[];
   admin?: { key: string; secretHash: string; loopbackOnly: boolean };
   demoData: boolean;
+  warmValidators: boolean;
   dataStore: string;
   journalFsync: boolean;
   recoverJournal: boolean;
@@ -121,6 +122,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     clients,
     ...adminOf(config),
     demoData: config.demoData ?? false,
+    warmValidators: config.warmValidators ?? true,
     dataStore: process.env.REFERENCE_DATA_STORE ?? config.dataStore ?? 'memory:default',
     journalFsync: config.journalFsync ?? false,
     recoverJournal: config.recoverJournal ?? false,

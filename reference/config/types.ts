@@ -90,6 +90,14 @@ export interface ReferenceConfig {
   /** Load the demo data set at start (`npm start` does; tests start empty). @default false */
   demoData?: boolean;
   /**
+   * Compile every request validator in the background after start-up (one per tick), so no
+   * operation's first request pays for it. With the whole data standard that is several seconds
+   * of background work; false leaves each validator to its operation's first request (tests that
+   * time the event loop right after start-up).
+   * @default true
+   */
+  warmValidators?: boolean;
+  /**
    * Admin database (instance table) of a single-tenant deployment: `memory:default` (instance 1
    * is `dataStore`) or `file:<path>` of a lowdb JSON file. @default "memory:default"
    */
