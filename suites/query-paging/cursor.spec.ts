@@ -4,6 +4,7 @@ import { unique, type DataClient } from '../_harness/fixtures.js';
 import { capability } from '../_harness/capabilities.js';
 import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
+import { descriptorGroup } from './group.js';
 
 /**
  * Release 7.3's cursor paging (decisions #29): page tokens from /partitions or from the
@@ -13,12 +14,7 @@ import { rule } from '../_harness/rules.js';
 const resource = 'academicSubjectDescriptors';
 const max = target.dataApi.pageSizeMaximum;
 
-async function group(data: Builder, n: number): Promise<{ query: string; ids: string[] }> {
-  const namespace = `${target.testData.namespacePrefix}/${unique('cp')}`;
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) ids.push((await data.newDescriptor('academicSubject', { namespace })).id);
-  return { query: `namespace=${encodeURIComponent(namespace)}`, ids };
-}
+const group = (data: Builder, n: number) => descriptorGroup(data, n, 'cp');
 
 /** Pages from the token until an empty page; every page's ids in order. */
 async function pageByToken(api: DataClient, query: string, token: string, pageSize: number, between?: () => Promise<void>): Promise<string[][]> {

@@ -1,9 +1,9 @@
 import { test, expect, target } from '../_harness/data.js';
 import type { Builder } from '../_harness/builders.js';
-import { unique } from '../_harness/fixtures.js';
 import { unknownId } from '../_harness/checks.js';
 import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
+import { descriptorGroup } from './group.js';
 
 /**
  * GET {data_root}/core/<resource>: the collection, paged by offset and limit, counted with
@@ -13,12 +13,7 @@ import { rule } from '../_harness/rules.js';
 const resource = 'academicSubjectDescriptors';
 const max = target.dataApi.pageSizeMaximum;
 
-async function group(data: Builder, n: number): Promise<{ query: string; ids: string[] }> {
-  const namespace = `${target.testData.namespacePrefix}/${unique('pg')}`;
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) ids.push((await data.newDescriptor('academicSubject', { namespace })).id);
-  return { query: `namespace=${encodeURIComponent(namespace)}`, ids };
-}
+const group = (data: Builder, n: number) => descriptorGroup(data, n, 'pg');
 
 const idsOf = async (res: { json: () => Promise<unknown> }) => ((await res.json()) as { id: string }[]).map((i) => i.id);
 
