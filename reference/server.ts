@@ -34,6 +34,9 @@ const specFile = (name: string) => new URL(`../spec/openapi/${name}`, import.met
 
 export async function startReference(opts: { configFile?: string; overrides?: Partial<ReferenceConfig> } = {}): Promise<RunningReference> {
   const settings = loadSettings(opts.configFile, opts.overrides);
+  // The issuer's key is made (or imported) while the interface descriptions load and compile.
+  const keys = Issuer.keys(settings.issuer.privateKeyPem);
+  keys.catch(() => {}); // awaited below; a failure surfaces there
   // The interface descriptions as upstream lays them out; requests are validated against the
   // resources and descriptors together.
   const hash = createHash('sha256');
@@ -69,7 +72,7 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
     issuer = await Issuer.create({
       issuer: settings.issuer.issuer ?? (settings.publicOrigin ? `${settings.publicOrigin}${settings.basePath}` : dataApiBaseUrl),
       audience: settings.issuer.audience ?? rosteringBaseUrl,
-      ...(settings.issuer.privateKeyPem ? { privateKeyPem: settings.issuer.privateKeyPem } : {}),
+      keys,
     });
     // One set of admin databases for both servers: the same token resolves the same store.
     const admins = new AdminDatabases(settings.dataStore);

@@ -25,16 +25,20 @@ export class Issuer {
     readonly publicKeyPem: string,
   ) {}
 
-  static async create(opts: { issuer: string; audience: string; privateKeyPem?: string }): Promise<Issuer> {
-    let privateKey: CryptoKey;
-    let publicKey: CryptoKey;
-    if (opts.privateKeyPem) {
-      privateKey = await importPKCS8(opts.privateKeyPem, 'RS256', { extractable: true });
-      const pub = createPublicKey(opts.privateKeyPem).export({ type: 'spki', format: 'pem' }).toString();
-      publicKey = await importSPKI(pub, 'RS256', { extractable: true });
-    } else {
-      ({ privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true, modulusLength: 2048 }));
-    }
+  /**
+   * The signing keys: imported from the configured PEM, or a fresh pair. Started before the
+   * issuer's URLs are known (they name the listening ports), so that generating a key, which
+   * runs off the main thread, overlaps the rest of start-up.
+   */
+  static async keys(privateKeyPem?: string): Promise<{ privateKey: CryptoKey; publicKey: CryptoKey }> {
+    if (!privateKeyPem) return generateKeyPair('RS256', { extractable: true, modulusLength: 2048 });
+    const privateKey = await importPKCS8(privateKeyPem, 'RS256', { extractable: true });
+    const pub = createPublicKey(privateKeyPem).export({ type: 'spki', format: 'pem' }).toString();
+    return { privateKey, publicKey: await importSPKI(pub, 'RS256', { extractable: true }) };
+  }
+
+  static async create(opts: { issuer: string; audience: string; privateKeyPem?: string; keys?: Promise<{ privateKey: CryptoKey; publicKey: CryptoKey }> }): Promise<Issuer> {
+    const { privateKey, publicKey } = await (opts.keys ?? Issuer.keys(opts.privateKeyPem));
     return new Issuer(opts.issuer, opts.audience, privateKey, publicKey, await exportSPKI(publicKey));
   }
 
