@@ -69,7 +69,8 @@ export default defineConfig({
   timeout: 30_000,
   globalSetup: './suites/_harness/global-setup.ts',
   metadata: { target: target.name },
-  reporter: [
+  // --list runs nothing: it must not overwrite the reports of the last run.
+  reporter: process.argv.includes('--list') ? [['list']] : [
     [process.env.CI ? 'dot' : 'list'],
     ['./suites/_harness/reporter/conformance-reporter.ts', { outputDir: 'reports' }],
     ['junit', { outputFile: 'reports/junit.xml' }],

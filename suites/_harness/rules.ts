@@ -3,7 +3,9 @@ import { catalog } from './catalog.js';
 
 /**
  * Tags a test with the rules it checks: `test(title, rule('data.etag.if-none-match-match-304'), body)`.
- * The first id is the rule the test exists for. An unknown id throws while the suite loads, so a
+ * The first id is the rule the test exists for: its level is the test's level tag (`@must` or
+ * `@should`). Every id is a tag of its own and so is its family, so `--grep @<rule-id>` runs
+ * one rule and `--grep @data.etag` one family. An unknown id throws while the suite loads, so a
  * test can never cite a rule that is not in the catalog.
  */
 export function rule(primary: string, ...incidental: string[]): TestDetails {
@@ -12,8 +14,9 @@ export function rule(primary: string, ...incidental: string[]): TestDetails {
   for (const id of ids) {
     const r = catalog.get(id);
     if (!r) throw new Error(`rule(): unknown rule id '${id}' (not in spec/rules/*.rules.json)`);
-    tags.add(`@${r.level.toLowerCase()}`);
+    if (id === primary) tags.add(`@${r.level.toLowerCase()}`);
     tags.add(`@${id.split('.').slice(0, 2).join('.')}`);
+    tags.add(`@${id}`);
   }
   return {
     tag: [...tags],

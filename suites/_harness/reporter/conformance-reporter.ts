@@ -35,7 +35,12 @@ export default class ConformanceReporter implements Reporter {
     this.results.set(test, result);
   }
 
-  onEnd(_result: FullResult): void {
+  /**
+   * Writes the reports, and makes the run's exit code follow the verdict (decisions #31): 0 for
+   * conformant, even with SHOULD failures (warnings), 1 otherwise. CONFORMANCE_STRICT=1 (npm
+   * test) also fails on any failing test, as a project's own CI must.
+   */
+  async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
     const report = buildReport(this.tests, this.results, this.rootDir);
     assertValid(report, this.rootDir);
     mkdirSync(this.outputDir, { recursive: true });
@@ -43,6 +48,9 @@ export default class ConformanceReporter implements Reporter {
     writeFileSync(join(this.outputDir, 'conformance.html'), renderHtml(report));
     const must = report.summary.byLevel.MUST;
     console.log(`conformance: ${report.summary.verdict} — MUST ${must.pass} pass, ${must.fail} fail, ${must['not-applicable']} n/a, ${must.untested} untested → ${join(this.outputDir, 'conformance.html')}`);
+    if (result.status === 'interrupted' || result.status === 'timedout') return undefined;
+    if (report.summary.verdict !== 'conformant') return { status: 'failed' };
+    return process.env.CONFORMANCE_STRICT === '1' ? undefined : { status: 'passed' };
   }
 
   printsToStdio(): boolean {
@@ -106,7 +114,10 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
     byLevel[r.level][r.verdict]++;
     (byFamily[r.family] ??= emptyCounts())[r.verdict]++;
   }
-  const verdict = byLevel.MUST.fail ? 'not-conformant' : byLevel.MUST.untested || byLevel.MUST['known-deviation'] ? 'incomplete' : 'conformant';
+  // A MUST rule left unchecked because the target lacks what its tests need is not a pass: the
+  // verdict is incomplete (decisions #31). Rules the catalog declares untestable are listed apart.
+  const mustUnchecked = rules.filter((r) => r.level === 'MUST' && r.verdict === 'not-applicable' && !r.untestable).length;
+  const verdict = byLevel.MUST.fail ? 'not-conformant' : byLevel.MUST.untested || byLevel.MUST['known-deviation'] || mustUnchecked ? 'incomplete' : 'conformant';
   return {
     schemaVersion: 1,
     target: { name: target.name, dataApiBaseUrl: target.dataApi.baseUrl },

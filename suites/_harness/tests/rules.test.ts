@@ -2,14 +2,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { rule } from '../rules.js';
 
-test('rule() tags a test with its rules and levels', () => {
-  const details = rule('data.token.response-shape', 'data.token.invalid-client-401');
+test('rule() tags a test with every rule id and family, and the level of its primary rule only', () => {
+  // A MUST rule tested beside a SHOULD one (its wording).
+  const details = rule('data.authentication.missing-authorization-401', 'data.authentication.errors-entry-wording');
   assert.deepEqual(details.annotation, [
-    { type: 'rule', description: 'data.token.response-shape' },
-    { type: 'rule', description: 'data.token.invalid-client-401' },
+    { type: 'rule', description: 'data.authentication.missing-authorization-401' },
+    { type: 'rule', description: 'data.authentication.errors-entry-wording' },
   ]);
-  assert.ok((details.tag as string[]).includes('@must'));
-  assert.ok((details.tag as string[]).includes('@should'));
+  const tags = details.tag as string[];
+  for (const t of ['@must', '@data.authentication', '@data.authentication.missing-authorization-401', '@data.authentication.errors-entry-wording']) assert.ok(tags.includes(t), t);
+  assert.ok(!tags.includes('@should'), 'the secondary rule\'s level is not the test\'s');
+  assert.ok((rule('data.authentication.errors-entry-wording').tag as string[]).includes('@should'));
 });
 
 test('rule() refuses an id that is not in the catalog', () => {
