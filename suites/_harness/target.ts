@@ -51,6 +51,13 @@ export function loadTarget(file = targetFile): ResolvedTarget {
 }
 
 /** Literal credentials, or the named environment variables; undefined when not available. */
+/** The environment variables a client's credentials name that are not set (to say so, not crash). */
+export function unsetCredentialVariables(c: ClientCredentials | undefined): string[] {
+  if (!c) return [];
+  return [c.key === undefined ? c.keyEnv : undefined, c.secret === undefined ? c.secretEnv : undefined]
+    .filter((v): v is string => !!v && !process.env[v]);
+}
+
 export function credentials(c: ClientCredentials | undefined): { key: string; secret: string } | undefined {
   if (!c) return undefined;
   const key = c.key ?? (c.keyEnv ? process.env[c.keyEnv] : undefined);

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { credentials, type ResolvedTarget } from './target.js';
+import { credentials, unsetCredentialVariables, type ResolvedTarget } from './target.js';
 
 /** Asks the target's token endpoint for a token (client-credentials, Basic header, form body). */
 export async function fetchToken(request: APIRequestContext, target: ResolvedTarget, creds: { key: string; secret: string }): Promise<string> {
@@ -23,6 +23,10 @@ export const TOKENS_ENV = 'CONFORMANCE_TOKENS';
 export async function fetchAllTokens(request: APIRequestContext, target: ResolvedTarget): Promise<Record<string, string>> {
   const tokens: Record<string, string> = {};
   for (const [role, c] of Object.entries(target.clients)) {
+    const unset = unsetCredentialVariables(c);
+    // Without the primary client nothing can run; another role without credentials is not applicable.
+    if (unset.length && role === 'primary') throw new Error(`the target's primary client names environment variables that are not set: ${unset.join(', ')}`);
+    if (unset.length) console.log(`client '${role}': ${unset.join(', ')} not set; its tests are not applicable`);
     const creds = credentials(c);
     if (creds) tokens[role] = await fetchToken(request, target, creds);
   }
