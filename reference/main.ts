@@ -46,5 +46,11 @@ try {
     console.error(err.message);
     process.exit(2);
   }
+  // A busy port is an operator's matter: one line saying which, not a stack trace.
+  const listenError = err as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (listenError.code === 'EADDRINUSE' || listenError.code === 'EACCES') {
+    console.error(`cannot listen on ${listenError.address ?? ''}:${listenError.port ?? ''} (${listenError.code === 'EADDRINUSE' ? 'in use' : 'not permitted'}): choose other ports with REFERENCE_PORT and ROSTERING_PORT, or port and rosteringPort in the configuration`);
+    process.exit(2);
+  }
   throw err;
 }
