@@ -116,7 +116,9 @@ export const test = base.extend<Fixtures>({
     const d = deviationFor(deviations, title, primary);
     if (d) {
       testInfo.annotations.push({ type: 'known-deviation', description: `${d.reason} (until ${d.expires})` });
-      testInfo.fail();
+      // A test named by the entry is expected to fail; a rule's entry covers whichever of its
+      // tests fail, and its passing tests stay green.
+      if (d.test && title.includes(d.test)) testInfo.fail();
     }
     await use();
   }, { auto: true }],

@@ -96,7 +96,8 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
       outcome,
       ...(na ? { notApplicable: na.description ?? 'not applicable' } : {}),
       ...(result.error?.message ? { error: stripAnsi(result.error.message).split('\n').slice(0, 12).join('\n') } : {}),
-      ...(deviation ? { knownDeviation: deviation } : {}),
+      // A deviation explains a failure; a test that passed needs no excuse.
+      ...(deviation && didFail ? { knownDeviation: deviation } : {}),
       ...(evidence.length ? { evidence, reproduce: evidence.map(curlOf) } : {}),
     };
     for (const a of test.annotations) if (a.type === 'rule' && a.description) (byRule.get(a.description) ?? byRule.set(a.description, []).get(a.description)!).push(entry);
