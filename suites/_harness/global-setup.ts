@@ -2,15 +2,21 @@ import { request, type FullConfig } from '@playwright/test';
 import { DIGEST_ENV, storeDigest } from './store-digest.js';
 import { target } from './target.js';
 import { TOKENS_ENV, fetchAllTokens } from './tokens.js';
+import { preflight } from './preflight.js';
 
 /**
- * Runs once per run (per shard): fetches one token per configured client, and notes the store
- * digest when the target offers one (the teardown compares it). Returns the teardown.
+ * Runs once per run (per shard): fetches one token per configured client, checks that the target
+ * file fits the deployment (preflight.ts), and notes the store digest when the target offers one
+ * (the teardown compares it). Returns the teardown.
  */
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   const ctx = await request.newContext();
   try {
-    process.env[TOKENS_ENV] = JSON.stringify(await fetchAllTokens(ctx, target));
+    const tokens = await fetchAllTokens(ctx, target);
+    // A target file that cannot work fails here, once and saying why, not in every test.
+    const problems = await preflight(ctx, target, tokens.primary);
+    if (problems.length) throw new Error(`preflight: the target file does not fit the deployment:\n- ${problems.join('\n- ')}`);
+    process.env[TOKENS_ENV] = JSON.stringify(tokens);
     const before = await storeDigest(ctx);
     if (before) process.env[DIGEST_ENV] = before;
   } finally {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult as PwResult } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult as PwResult } from '@playwright/test/reporter';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { loadCatalog } from '../catalog.js';
@@ -31,6 +31,13 @@ export default class ConformanceReporter implements Reporter {
     this.tests = suite.allTests();
   }
 
+  /** Errors outside any test (a failed global setup or preflight): the report says why. */
+  private readonly outsideErrors: string[] = [];
+
+  onError(error: TestError): void {
+    this.outsideErrors.push(stripAnsi(error.message ?? String(error.value ?? 'error')).split('\n').slice(0, 12).join('\n'));
+  }
+
   onTestEnd(test: TestCase, result: PwResult): void {
     this.results.set(test, result);
   }
@@ -42,6 +49,7 @@ export default class ConformanceReporter implements Reporter {
    */
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
     const report = buildReport(this.tests, this.results, this.rootDir);
+    if (this.outsideErrors.length && !this.results.size) report.summary.aborted = this.outsideErrors.join('\n');
     assertValid(report, this.rootDir);
     mkdirSync(this.outputDir, { recursive: true });
     writeFileSync(join(this.outputDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);

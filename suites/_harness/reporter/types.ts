@@ -44,6 +44,8 @@ export interface Summary {
   byLevel: { MUST: Counts; SHOULD: Counts };
   byFamily: { [family: string]: Counts };
   tests: { passed: number; failed: number; skipped: number };
+  /** Why the run stopped before its tests, when it did (a failed setup or preflight). */
+  aborted?: string;
 }
 
 export interface RuleResult {
