@@ -14,6 +14,18 @@ test.describe('PUT /core/<resource>/{id}', () => {
     expect((await (await api.get(b.url)).json()).totalInstructionalDays).toBe(b.body.totalInstructionalDays);
   });
 
+  test('replaces the whole document: an optional member or collection left out of the body is gone afterwards', rule('data.put.update-by-id-204'), async ({ api, data }) => {
+    const created = await data.create('course', {}, { full: true });
+    expect(created.body.courseDescription, 'the full body has the optional member').toBeDefined();
+    expect(created.body.offeredGradeLevels, 'the full body has the optional collection').toBeDefined();
+    const { courseDescription: _d, offeredGradeLevels: _g, ...rest } = created.body;
+    expect((await api.put(created.url, rest)).status()).toBe(204);
+    const read = (await (await api.get(created.url)).json()) as Record<string, unknown>;
+    expect(read.courseDescription).toBeUndefined();
+    expect(read.offeredGradeLevels ?? []).toEqual([]);
+    expect(read.courseTitle).toBe(created.body.courseTitle);
+  });
+
   test('ignores an id in the body: the path id names the record and it keeps its id', rule('data.put.id-in-body-ignored'), async ({ api, data }) => {
     const a = await data.create('academicWeek');
     const b = await data.create('academicWeek', { schoolReference: a.body.schoolReference });
