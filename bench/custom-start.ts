@@ -24,6 +24,7 @@ import { RequestValidator } from '../reference/data-api/validator.js';
 import { Issuer } from '../reference/security/issuer.js';
 import { StoreRegistry } from '../reference/store/registry.js';
 import type { DataStore } from '../reference/store/store.js';
+import type { InterfaceDocuments } from '../reference/data-api/discovery.js';
 
 export interface CustomReference {
   settings: Settings;
@@ -38,7 +39,7 @@ export async function startCustom(model: CompiledModel, version: string, overrid
   const settings = loadSettings(undefined, overrides);
   // Through JSON, as startReference() reads it from disk: openapi-backend dereferences the
   // document in place, which breaks on the generator's shared sub-objects.
-  const documents = JSON.parse(JSON.stringify(buildDataApiDocuments(model, version))) as { resources: Record<string, unknown>; descriptors: Record<string, unknown>; other: Record<string, unknown> };
+  const documents = JSON.parse(JSON.stringify(buildDataApiDocuments(model, version))) as InterfaceDocuments;
   const document = validationDocument(documents) as Document & Record<string, unknown>;
   const validator = new RequestValidator(document);
   await validator.init();

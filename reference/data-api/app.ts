@@ -15,7 +15,7 @@ import type { DataStore } from '../store/store.js';
 import { adminRoutes } from '../admin/routes.js';
 import type { DataApi } from './context.js';
 import type { InstanceResolver } from './instances.js';
-import { discoveryRoutes } from './discovery.js';
+import { discoveryRoutes, type InterfaceDocuments } from './discovery.js';
 import { feed, getAll, partitions } from './handlers/collection.js';
 import { getById, put, remove } from './handlers/item.js';
 import { upsert } from './handlers/upsert.js';
@@ -29,7 +29,7 @@ export interface DataApiParts {
   validator: RequestValidator;
   issuer: Issuer;
   /** The generated interface descriptions (spec/openapi/), served as metadata. */
-  documents: { resources: Record<string, unknown>; descriptors: Record<string, unknown>; other: Record<string, unknown> };
+  documents: InterfaceDocuments;
   version: string;
   /** Identifies the build: the package version and the interface description's hash. */
   build: string;

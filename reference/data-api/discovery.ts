@@ -13,10 +13,13 @@ import { InterfaceDescriptions } from './interface-description.js';
  * anonymous. The data root and the change-queries root, which discovery names, list what is
  * below them rather than answer 404.
  */
+/** The generated interface descriptions (spec/openapi/): the data API's three sections. */
+export interface InterfaceDocuments { resources: Record<string, unknown>; descriptors: Record<string, unknown>; other: Record<string, unknown> }
+
 export interface DiscoveryParts {
   basePath: string;
   model: CompiledModel;
-  documents: { resources: Record<string, unknown>; descriptors: Record<string, unknown>; other: Record<string, unknown> };
+  documents: InterfaceDocuments;
   /** The package version (informationalVersion) and the build it was made from. */
   version: string;
   build: string;

@@ -228,7 +228,7 @@ export function compileModel(defs: ResourceDef[], abstractDefs: AbstractDef[], d
       : a.identity.map((n) => ({ name: n, path: `$.${n}`, kind: a.identityKinds[n] })),
     // A named identity is played by each member's own id field; a flattened one is shared.
     members: all
-      .filter((d) => d.base === a.name || (a.name === 'educationOrganization' && d.educationOrganization))
+      .filter((d) => d.base === a.name)
       .map((d) => ({ resource: d.name, fieldFor: a.fields ? {} : { [a.identity[0]]: d.educationOrganization?.idField ?? a.identity[0] } })),
   }));
 

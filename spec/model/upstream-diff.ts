@@ -1,6 +1,6 @@
 import type { Field, Fields } from './dsl.js';
 import type { CompiledModel, CompiledResource } from './compiled.js';
-import { camel, importField, isAbstract, type UpstreamExtract, type UpstreamProperty } from './upstream.js';
+import { camel, importField, importFields, isAbstract, type UpstreamExtract, type UpstreamProperty } from './upstream.js';
 
 /**
  * Where the compiled model differs from the pinned upstream extract, member by member: names,
@@ -61,9 +61,7 @@ export function diffAgainstUpstream(model: CompiledModel, extract: UpstreamExtra
     upstreamNames.add(camel(name));
     if (!r) { rows.push({ at: camel(name), what: 'resource missing' }); continue; }
     if (r.endpoint !== u.endpoint) rows.push({ at: r.name, what: `endpoint ${r.endpoint} (upstream ${u.endpoint})` });
-    const theirs: Fields = {};
-    for (const [p, up] of Object.entries(u.properties)) theirs[p] = importField(up);
-    compareFields(r.name, r.fields, theirs, rows);
+    compareFields(`${r.name} $`, r.fields, importFields(u.properties), rows);
     compareReferences(r, u.properties, rows);
   }
   for (const d of extract.descriptors) upstreamNames.add(camel(d.resourceName));
@@ -71,9 +69,7 @@ export function diffAgainstUpstream(model: CompiledModel, extract: UpstreamExtra
 
   // The shared descriptor shape, compared once on a seed descriptor.
   const sample = model.resources.find((r) => r.isDescriptor)!;
-  const shape: Fields = {};
-  for (const [p, up] of Object.entries(extract.descriptorShape)) shape[p] = importField(up);
   const mine = Object.fromEntries(Object.entries(sample.fields).map(([n, f]) => [n === `${sample.name}Id` ? '<name>DescriptorId' : n, f]));
-  compareFields('descriptors $', mine, shape, rows);
-  return rows.map((row) => ({ at: row.at.includes(' ') ? row.at : row.at.replace(/^([^.]+)\./, '$1 $.'), what: row.what }));
+  compareFields('descriptors $', mine, importFields(extract.descriptorShape), rows);
+  return rows;
 }
