@@ -1,12 +1,15 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
-import { isEmbeddedReference, loweredPageSizePort, target } from './suites/_harness/target.js';
+import { embeddedConfig, embeddedPorts, isEmbeddedReference, target } from './suites/_harness/target.js';
 import { FLOWS_ENV, embeddedFlowServers, rosteringSelected } from './suites/rostering/_support/flows.js';
 
 /**
  * Conformance suites against the deployment named by TARGET (a target file), by default the
- * embedded reference, which Playwright starts itself.
+ * embedded reference, which Playwright starts itself (as it does for the other embedded target,
+ * suites/targets/reference-upstream.json). Reports go to CONFORMANCE_REPORTS_DIR (default reports/).
  */
+const reportsDir = process.env.CONFORMANCE_REPORTS_DIR ?? 'reports';
+const referenceCommand = `node --import tsx reference/main.ts --config ${embeddedConfig}`;
 if (isEmbeddedReference) {
   // One issuer key per run, shared by the reference (which signs with it) and the suites
   // (which craft expired or foreign tokens with it). Set in the main process; workers inherit it.
@@ -36,7 +39,7 @@ const rosteringFlows = isEmbeddedReference && !process.env[FLOWS_ENV] && !proces
  * signing with the run's issuer key; `url` answers once it is ready.
  */
 const siblingServer = (url: string, dataPort: number, rosteringPort: number, env: Record<string, string>) => ({
-  command: 'node --import tsx reference/main.ts --config reference/config/conformance.json',
+  command: referenceCommand,
   url,
   reuseExistingServer: false,
   timeout: 60_000,
@@ -56,7 +59,7 @@ const siblingServer = (url: string, dataPort: number, rosteringPort: number, env
 // the reference's target file).
 const lowered = target.capabilities?.loweredPageSize;
 const loweredServer = isEmbeddedReference && lowered && !process.argv.includes('--list')
-  ? [siblingServer(`${lowered.baseUrl}/`, loweredPageSizePort(), loweredPageSizePort() + 1, { REFERENCE_PAGE_SIZE_LIMIT: String(lowered.pageSizeMaximum) })]
+  ? [siblingServer(`${lowered.baseUrl}/`, embeddedPorts(target.dataApi.baseUrl).lowered, embeddedPorts(target.dataApi.baseUrl).lowered + 1, { REFERENCE_PAGE_SIZE_LIMIT: String(lowered.pageSizeMaximum) })]
   : [];
 
 export default defineConfig({
@@ -72,15 +75,15 @@ export default defineConfig({
   // --list runs nothing: it must not overwrite the reports of the last run.
   reporter: process.argv.includes('--list') ? [['list']] : [
     [process.env.CI ? 'dot' : 'list'],
-    ['./suites/_harness/reporter/conformance-reporter.ts', { outputDir: 'reports' }],
-    ['junit', { outputFile: 'reports/junit.xml' }],
-    ['html', { outputFolder: 'reports/playwright', open: 'never' }],
+    ['./suites/_harness/reporter/conformance-reporter.ts', { outputDir: reportsDir }],
+    ['junit', { outputFile: `${reportsDir}/junit.xml` }],
+    ['html', { outputFolder: `${reportsDir}/playwright`, open: 'never' }],
   ],
   use: { extraHTTPHeaders: { Accept: 'application/json' } },
   webServer: isEmbeddedReference
     ? [{
         // Under c8 (REFERENCE_COVERAGE=1) the reference writes its coverage when it exits on SIGTERM.
-        command: `${coverage ? 'npx c8 ' : ''}node --import tsx reference/main.ts --config reference/config/conformance.json`,
+        command: `${coverage ? 'npx c8 ' : ''}${referenceCommand}`,
         url: `${target.dataApi.baseUrl}/`,
         reuseExistingServer: false,
         timeout: 60_000,

@@ -13,7 +13,7 @@ import { InstanceResolver } from './data-api/instances.js';
 import { RequestValidator } from './data-api/validator.js';
 import { createRosteringService, inProcessEnv } from './rostering/service.js';
 import { Issuer } from './security/issuer.js';
-import { loadDemoData } from './demo/load.js';
+import { loadDemoData, loadSchoolYears } from './demo/load.js';
 import { StoreRegistry } from './store/registry.js';
 import type { DataStore } from './store/store.js';
 
@@ -54,6 +54,7 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
   const stores = new StoreRegistry(model, { fsync: settings.journalFsync, recover: settings.recoverJournal });
   const store = stores.open(settings.dataStore);
   if (settings.demoData && !store.newestChangeVersion) loadDemoData(model, store);
+  if (settings.preloadSchoolYears) loadSchoolYears(model, store, settings.schoolYears);
 
   const host = settings.host;
   // The ports listen before the apps exist (the issuer names the data API's URL, port included,
@@ -81,7 +82,7 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
     dataServer.handle(app.callback());
     // The rostering service verifies the issuer's tokens with its public key; its environment
     // variables (seed) default to the issuer's values and may be set in the process environment.
-    const rostering = await createRosteringService({ env: inProcessEnv(issuer, process.env, settings.rosteringScopeBase), stores, admins, defaultStore: settings.dataStore, clockSkewSeconds: settings.tokenClockSkewSeconds,
+    const rostering = await createRosteringService({ env: inProcessEnv(issuer, process.env, settings.naming.rosteringScopeBase), stores, admins, defaultStore: settings.dataStore, clockSkewSeconds: settings.tokenClockSkewSeconds,
       limits: { failuresPerAddress: settings.throttle.rosteringFailuresPerAddress, ...(settings.rateLimit ? { perCaller: settings.rateLimit } : {}) },
     });
     rosteringServer.handle(rostering.app.callback());

@@ -6,6 +6,7 @@ import { normalizeScopeBase } from '../rostering/config.js';
 import type { Rate } from '../http/rate-limit.js';
 import { hashSecret } from '../security/secrets.js';
 import { DEFAULT_CLOCK_SKEW_SECONDS } from '../security/token-time.js';
+import { NAMING_PROFILES, type NamingProfile } from '../../spec/naming/profiles.js';
 import type { AdminConfig, ClientConfig, PermissionSet, ProfileConfig, ReferenceConfig } from './types.js';
 
 /** A client as the running reference keeps it: the secret only as a hash. */
@@ -31,13 +32,15 @@ export interface Settings {
   tokenLifetimeSeconds: number;
   tokenClockSkewSeconds: number;
   /** Without a trailing slash; empty for bare scope names. */
-  rosteringScopeBase: string;
+  /** The API's names (namespace segment, problem-type prefix ...); the scope base without a trailing slash. */
+  naming: NamingProfile;
   pageSizeLimit: number;
   schoolYears: { min: number; max: number };
   issuer: { issuer?: string; audience?: string; privateKeyPem?: string };
   clients: Client[];
   admin?: { key: string; secretHash: string; loopbackOnly: boolean };
   demoData: boolean;
+  preloadSchoolYears: boolean;
   warmValidators: boolean;
   dataStore: string;
   journalFsync: boolean;
@@ -114,7 +117,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     ...publicOriginOf(config),
     tokenLifetimeSeconds: config.tokenLifetimeSeconds ?? 1800,
     tokenClockSkewSeconds: config.tokenClockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS,
-    rosteringScopeBase: normalizeScopeBase(process.env.REFERENCE_ROSTERING_SCOPE_BASE ?? config.rosteringScopeBase),
+    ...namingOf(config),
     pageSizeLimit: config.pageSizeLimit ?? 500,
     schoolYears: config.schoolYears ?? { min: 1991, max: 2050 },
     // The issuer key may come from the environment, so that test harnesses can sign tokens too.
@@ -122,6 +125,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     clients,
     ...adminOf(config),
     demoData: config.demoData ?? false,
+    preloadSchoolYears: config.preloadSchoolYears ?? false,
     warmValidators: config.warmValidators ?? true,
     dataStore: process.env.REFERENCE_DATA_STORE ?? config.dataStore ?? 'memory:default',
     journalFsync: config.journalFsync ?? false,
@@ -171,4 +175,11 @@ function publicOriginOf(config: ReferenceConfig): { publicOrigin?: string } {
   if (!url || !/^https?:$/.test(url.protocol)) throw new ConfigError(`publicBaseUrl ${config.publicBaseUrl} is not an http(s) URL`);
   if (url.pathname.replace(/\/$/, '') !== basePath || url.search || url.hash) throw new ConfigError(`publicBaseUrl ${config.publicBaseUrl} must end in the base path ${basePath || '/'} (no query or fragment)`);
   return { publicOrigin: url.origin };
+}
+
+/** The naming profile with its overrides; the environment's scope base wins (harnesses set it). */
+function namingOf(config: ReferenceConfig): { naming: NamingProfile } {
+  const { profile = 'neutral', ...overrides } = config.naming ?? {};
+  const naming = { ...NAMING_PROFILES[profile], ...overrides };
+  return { naming: { ...naming, rosteringScopeBase: normalizeScopeBase(process.env.REFERENCE_ROSTERING_SCOPE_BASE ?? naming.rosteringScopeBase) } };
 }

@@ -44,12 +44,11 @@ export interface ReferenceConfig {
    */
   tokenClockSkewSeconds?: number;
   /**
-   * `{scope_base}` of the rostering scopes the token endpoint issues and the rostering service
-   * requires (`{scope_base}/roster-core.readonly`), e.g. OneRoster's
-   * `https://purl.imsglobal.org/spec/or/v1p2/scope`. Empty (the default): bare scope names.
-   * @default ""
+   * The names the deployment gives the API: the seed's neutral names (the default) or upstream's
+   * (`"profile": "upstream"`: `ed-fi`, `urn:ed-fi:api:`, `vnd.ed-fi`, `x-Ed-Fi-`, `Ed-Fi`, and
+   * OneRoster's scope base), each overridable member by member.
    */
-  rosteringScopeBase?: string;
+  naming?: NamingConfig;
   /**
    * Maximum page size (`defaultPageSizeLimit`); also the page size when `limit` is omitted.
    * @TJS-type integer
@@ -90,6 +89,11 @@ export interface ReferenceConfig {
   /** Load the demo data set at start (`npm start` does; tests start empty). @default false */
   demoData?: boolean;
   /**
+   * Create every school year of `schoolYears` at start that the store lacks (a deployment whose
+   * school-year table is full, as upstream's usually is). @default false
+   */
+  preloadSchoolYears?: boolean;
+  /**
    * Compile every request validator in the background after start-up (one per tick), so no
    * operation's first request pays for it. With the whole data standard that is several seconds
    * of background work; false leaves each validator to its operation's first request (tests that
@@ -121,6 +125,28 @@ export interface ReferenceConfig {
   throttle?: ThrottleConfig;
   /** Profiles: named views of resources that clients may be assigned (seed Endpoints rule 8). */
   profiles?: ProfileConfig[];
+}
+
+export interface NamingConfig {
+  /** The names to start from. @default "neutral" */
+  profile?: 'neutral' | 'upstream';
+  /** Namespace segment: `{base_url}/data/v3/<segment>/<resource>`. @pattern ^[a-z0-9][a-z0-9-]*$ */
+  namespaceSegment?: string;
+  /** Prefix of problem-details `type` values, e.g. `urn:ed-fi:api:`. @pattern ^[a-z][a-z0-9.+-]*:.*:$ */
+  problemTypePrefix?: string;
+  /** Vendor word of profile media types (`application/vnd.<vendor>.<resource>.<profile>.readable+json`). @pattern ^[a-z0-9][a-z0-9-]*$ */
+  mediaTypeVendor?: string;
+  /** Prefix of the interface descriptions' extensions, e.g. `x-Ed-Fi-`. @pattern ^x-[A-Za-z0-9-]*-$ */
+  extensionPrefix?: string;
+  /** Data model name in discovery's `dataModels` (and, as upstream, the component-schema prefix: `Ed-Fi` → `edFi_`). @pattern ^[A-Za-z][A-Za-z0-9-]*$ */
+  dataModelName?: string;
+  /**
+   * `{scope_base}` of the rostering scopes the token endpoint issues and the rostering service
+   * requires (`{scope_base}/roster-core.readonly`), e.g. OneRoster's
+   * `https://purl.imsglobal.org/spec/or/v1p2/scope`. Empty: bare scope names.
+   * `REFERENCE_ROSTERING_SCOPE_BASE` in the environment overrides it.
+   */
+  rosteringScopeBase?: string;
 }
 
 export interface AdminConfig {

@@ -46,7 +46,7 @@ export function createDataApiApp(parts: DataApiParts): Koa {
   const api: DataApi = { settings, model, store, validator, authenticate: bearerAuthenticator(issuer, settings.clients, settings.tokenClockSkewSeconds), authorizer: new Authorizer(model) };
   const router = new Router({ prefix: settings.basePath || undefined });
 
-  discoveryRoutes(router, { basePath: settings.basePath, model, documents: parts.documents, version: parts.version, build: parts.build });
+  discoveryRoutes(router, { basePath: settings.basePath, naming: settings.naming, model, documents: parts.documents, version: parts.version, build: parts.build });
   router.post(TOKEN_PATH, tokenEndpoint(settings, issuer));
   router.post(`${TOKEN_PATH}_info`, tokenInfoEndpoint(store, api.authenticate));
   router.get(AVAILABLE_CHANGE_VERSIONS_PATH, async (ctx) => {
@@ -61,6 +61,7 @@ export function createDataApiApp(parts: DataApiParts): Koa {
   app.use(errorBoundary);
   app.use(async (ctx, next) => {
     ctx.state.maxBodyBytes = settings.maxBodyBytes;
+    ctx.state.problemTypePrefix = settings.naming.problemTypePrefix;
     if (settings.publicOrigin) ctx.state.publicOrigin = settings.publicOrigin;
     await next();
   });
@@ -75,7 +76,7 @@ export function createDataApiApp(parts: DataApiParts): Koa {
     if (!ctx.path.startsWith(settings.basePath) || !path.toLowerCase().startsWith(prefix.toLowerCase())) return fixedRouteFallback(ctx, router);
     ctx.state.principal = await api.authenticate(ctx);
     limiter?.take(ctx.state.principal.client.key);
-    const route = resolveRoute(model, path.slice(prefix.length));
+    const route = resolveRoute(model, path.slice(prefix.length), settings.naming.namespaceSegment);
     const requestStore = await parts.instances.storeFor(ctx.state.principal, tenant);
     await dispatch(requestStore === store ? api : { ...api, store: requestStore }, ctx, route);
   });
@@ -94,7 +95,8 @@ async function dispatch(api: DataApi, ctx: Context, route: Route): Promise<void>
   // A malformed id is refused before the method check, whatever the method (decisions #11).
   if (route.kind === 'item') parseId(route.id!);
   if (!ALLOWED[route.kind].includes(method)) throw methodNotAllowed(route, method);
-  // Operation paths are relative to the data root, as the interface descriptions lay them out.
+  // Operation paths are relative to the data root, as the generated interface descriptions (in
+  // neutral names, whatever the deployment's) lay them out.
   const base = `/${NAMESPACE_SEGMENT}/${route.resource.endpoint}`;
   ctx.state.specPath = route.kind === 'collection' ? base : route.kind === 'item' ? `${base}/${route.id}` : `${base}/${route.kind}`;
   if (method !== 'GET') {

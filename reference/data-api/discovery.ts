@@ -1,8 +1,9 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { AVAILABLE_CHANGE_VERSIONS_PATH, DATA_ROOT, NAMESPACE_SEGMENT, TOKEN_PATH } from '../../spec/generate/openapi-data.js';
+import { AVAILABLE_CHANGE_VERSIONS_PATH, DATA_ROOT, TOKEN_PATH } from '../../spec/generate/openapi-data.js';
 import type { CompiledModel } from '../../spec/model/compiled.js';
 import { dependencyOrder } from '../../spec/model/dependencies.js';
+import { renameDocument, type NamingProfile } from '../../spec/naming/profiles.js';
 import { origin } from '../http/origin.js';
 import { InterfaceDescriptions } from './interface-description.js';
 
@@ -18,6 +19,8 @@ export interface InterfaceDocuments { resources: Record<string, unknown>; descri
 
 export interface DiscoveryParts {
   basePath: string;
+  /** The deployment's names; the documents are renamed to them as they are served. */
+  naming: NamingProfile;
   model: CompiledModel;
   documents: InterfaceDocuments;
   /** The package version (informationalVersion) and the build it was made from. */
@@ -26,7 +29,7 @@ export interface DiscoveryParts {
 }
 
 /** The data standard the model imports (spec/upstream/README.md). */
-const DATA_MODEL = { name: 'Core', version: '5.2.0', informationalVersion: 'Ed-Fi Data Standard 5.2 with the specification\'s overlay' };
+const DATA_MODEL = { version: '5.2.0', informationalVersion: 'Ed-Fi Data Standard 5.2 with the specification\'s overlay' };
 
 export function discoveryRoutes(router: Router, parts: DiscoveryParts): void {
   const base = (ctx: Context) => `${origin(ctx)}${parts.basePath}`;
@@ -39,7 +42,7 @@ export function discoveryRoutes(router: Router, parts: DiscoveryParts): void {
       informationalVersion: parts.version,
       suite: '3',
       build: parts.build,
-      dataModels: [DATA_MODEL],
+      dataModels: [{ name: parts.naming.dataModelName, ...DATA_MODEL }],
       urls: {
         dependencies: `${b}/metadata/data/v3/dependencies`,
         openApiMetadata: `${b}/metadata/`,
@@ -69,13 +72,14 @@ export function discoveryRoutes(router: Router, parts: DiscoveryParts): void {
   router.get('/metadata/', sections);
   router.get('/metadata', sections);
   for (const d of described) {
-    const descriptions = new InterfaceDescriptions(d.document, d.server);
+    const descriptions = new InterfaceDescriptions(renameDocument(d.document, parts.naming), d.server);
     router.get(d.path, (ctx) => descriptions.serve(ctx, origin(ctx)));
   }
 
   // Computed once: the model does not change while the server runs.
+  const segment = parts.naming.namespaceSegment;
   const dependencies = dependencyOrder(parts.model).map(({ resource, order }) => ({
-    resource: `/${NAMESPACE_SEGMENT}/${resource.endpoint}`,
+    resource: `/${segment}/${resource.endpoint}`,
     order,
     operations: ['Create', 'Update'],
   }));
@@ -84,7 +88,7 @@ export function discoveryRoutes(router: Router, parts: DiscoveryParts): void {
   });
 
   router.get(`${DATA_ROOT}/`, (ctx) => {
-    ctx.body = [{ name: NAMESPACE_SEGMENT, endpointUri: `${base(ctx)}${DATA_ROOT}/${NAMESPACE_SEGMENT}/` }];
+    ctx.body = [{ name: segment, endpointUri: `${base(ctx)}${DATA_ROOT}/${segment}/` }];
   });
   router.get('/changeQueries/v1/', (ctx) => {
     ctx.body = { availableChangeVersions: `${base(ctx)}${AVAILABLE_CHANGE_VERSIONS_PATH}` };

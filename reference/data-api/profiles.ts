@@ -5,13 +5,19 @@ import { Problem } from '../http/problems.js';
 import { principalOf, type DataApi } from './context.js';
 
 /**
- * Profiles (seed Endpoints rule 8): `application/vnd.core.<resource>.<profile>.readable+json` on
+ * Profiles (seed Endpoints rule 8): `application/vnd.<vendor>.<resource>.<profile>.readable+json` on
  * reads (Accept) and `...writable+json` on writes (Content-Type). A readable type on a write is
  * 400 invalid-profile-usage, a writable type on a read 400 invalid-method-usage, a profile not
  * assigned to the caller 403 incorrect-usage, and so is a plain JSON request of a caller whose
- * profile covers the resource in that direction.
+ * profile covers the resource in that direction. The vendor word is the deployment's (`core`,
+ * upstream `ed-fi`).
  */
-const PROFILE_TYPE = /^application\/vnd\.core\.([^.]+)\.([^.]+)\.(readable|writable)\+json$/i;
+const patterns = new Map<string, RegExp>();
+const profileType = (vendor: string): RegExp => {
+  let p = patterns.get(vendor);
+  if (!p) patterns.set(vendor, p = new RegExp(`^application/vnd\\.${vendor.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.([^.]+)\\.([^.]+)\\.(readable|writable)\\+json$`, 'i'));
+  return p;
+};
 
 export interface AppliedProfile {
   name: string;
@@ -19,24 +25,26 @@ export interface AppliedProfile {
   mediaType?: string;
 }
 
-export const isProfileMediaType = (mediaType: string) => PROFILE_TYPE.test(mediaType);
+export const isProfileMediaType = (mediaType: string, vendor: string) => profileType(vendor).test(mediaType);
 
 /** The profile media type named in Accept, if any (other types are ordinary JSON reads). */
-export function profileAccept(ctx: Context): string | undefined {
-  return ctx.get('accept').split(',').map((t) => t.split(';')[0].trim()).find((t) => /^application\/vnd\.core\./i.test(t));
+export function profileAccept(ctx: Context, vendor: string): string | undefined {
+  const start = `application/vnd.${vendor}.`.toLowerCase();
+  return ctx.get('accept').split(',').map((t) => t.split(';')[0].trim()).find((t) => t.toLowerCase().startsWith(start));
 }
 
 export function profileFor(api: DataApi, ctx: Context, resource: CompiledResource, direction: 'read' | 'write', mediaType: string | undefined): AppliedProfile | undefined {
   const { client } = principalOf(ctx);
   const assigned = api.settings.profiles.filter((p) => client.profiles.includes(p.name) && p.resources[resource.endpoint]);
-  const match = mediaType ? PROFILE_TYPE.exec(mediaType.trim()) : null;
+  const vendor = api.settings.naming.mediaTypeVendor;
+  const match = mediaType ? profileType(vendor).exec(mediaType.trim()) : null;
   if (!match) {
     // A caller whose profile covers the resource must say so (seed: "a required covering
     // profile type missing" is 403 incorrect-usage).
     const covering = assigned.filter((p) => p.resources[resource.endpoint][direction]);
     if (covering.length) {
       throw new Problem('security:data-policy:incorrect-usage', {
-        errors: [`The caller's profile${covering.length > 1 ? 's' : ''} '${covering.map((p) => p.name).join("', '")}' cover${covering.length > 1 ? '' : 's'} the '${resource.resourceName}' resource: use ${mediaTypeOf(resource, covering[0].name, direction)}.`],
+        errors: [`The caller's profile${covering.length > 1 ? 's' : ''} '${covering.map((p) => p.name).join("', '")}' cover${covering.length > 1 ? '' : 's'} the '${resource.resourceName}' resource: use ${mediaTypeOf(vendor, resource, covering[0].name, direction)}.`],
       });
     }
     return undefined;
@@ -57,8 +65,8 @@ export function profileFor(api: DataApi, ctx: Context, resource: CompiledResourc
   return { ...applied(profile, resource, direction), mediaType: match[0] };
 }
 
-const mediaTypeOf = (resource: CompiledResource, profile: string, direction: 'read' | 'write') =>
-  `application/vnd.core.${resource.name.toLowerCase()}.${profile.toLowerCase()}.${direction === 'read' ? 'readable' : 'writable'}+json`;
+const mediaTypeOf = (vendor: string, resource: CompiledResource, profile: string, direction: 'read' | 'write') =>
+  `application/vnd.${vendor}.${resource.name.toLowerCase()}.${profile.toLowerCase()}.${direction === 'read' ? 'readable' : 'writable'}+json`;
 
 function applied(profile: ProfileConfig, resource: CompiledResource, direction: 'read' | 'write'): AppliedProfile {
   return { name: profile.name, filter: profile.resources[resource.endpoint][direction]! };

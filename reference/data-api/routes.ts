@@ -1,5 +1,4 @@
 import type { CompiledModel, CompiledResource } from '../../spec/model/compiled.js';
-import { NAMESPACE_SEGMENT } from '../../spec/generate/openapi-data.js';
 import { Problem } from '../http/problems.js';
 
 /**
@@ -26,12 +25,12 @@ export const ALLOWED: Record<RouteKind, string[]> = {
 
 const notFound = () => new Problem('not-found');
 
-/** `rest` is the path after `/data/v3/`, e.g. `core/academicWeeks/abc`. */
-export function resolveRoute(model: CompiledModel, rest: string): Route {
+/** `rest` is the path after `/data/v3/`, e.g. `core/academicWeeks/abc`; `segment` the deployment's namespace segment. */
+export function resolveRoute(model: CompiledModel, rest: string, segment: string): Route {
   const segments = rest.replace(/\/+$/, '').split('/');
   if (segments.length < 2 || segments.length > 3) throw notFound();
   const [ns, endpoint, third] = segments;
-  if (ns.toLowerCase() !== NAMESPACE_SEGMENT) throw notFound();
+  if (ns.toLowerCase() !== segment.toLowerCase()) throw notFound();
   const resource = model.byEndpoint.get(endpoint.toLowerCase());
   if (!resource) throw notFound();
   if (third === undefined) return { kind: 'collection', resource };

@@ -119,3 +119,12 @@ export function loadDemoData(model: CompiledModel, store: DataStore): { records:
   for (const _ of store.records()) records++;
   return { records };
 }
+
+/** Every school year of the range the store lacks, none of them current. */
+export function loadSchoolYears(model: CompiledModel, store: DataStore, range: { min: number; max: number }): void {
+  const resource = model.byName.get('schoolYearType')!;
+  for (let year = range.min; year <= range.max; year++) {
+    const doc = { schoolYear: year, currentSchoolYear: false, schoolYearDescription: `${year - 1}-${year}` };
+    if (!store.findByKey(resource, doc)) store.create(resource, doc);
+  }
+}

@@ -21,12 +21,13 @@ export class Problem extends Error {
   }
 }
 
-export function problemBody(suffix: ProblemSuffix, correlationId: string, extras: ProblemExtras = {}) {
+/** The body of a problem; `prefix` is the deployment's problem-type prefix (the registry's by default). */
+export function problemBody(suffix: ProblemSuffix, correlationId: string, extras: ProblemExtras = {}, prefix = reg.prefix) {
   const p = bySuffix.get(suffix);
   if (!p) throw new Error(`unregistered problem type ${suffix}`);
   return {
     detail: extras.detail ?? p.detail,
-    type: `${reg.prefix}${p.suffix}`,
+    type: `${prefix}${p.suffix}`,
     title: p.title,
     status: p.status,
     correlationId,
@@ -36,7 +37,7 @@ export function problemBody(suffix: ProblemSuffix, correlationId: string, extras
 }
 
 export function sendProblem(ctx: Context, problem: Problem): void {
-  const body = problemBody(problem.suffix, ctx.state.correlationId as string, problem.extras);
+  const body = problemBody(problem.suffix, ctx.state.correlationId as string, problem.extras, ctx.state.problemTypePrefix as string | undefined);
   ctx.status = body.status;
   for (const [k, v] of Object.entries(problem.headers)) ctx.set(k, v);
   ctx.type = 'application/json; charset=utf-8';

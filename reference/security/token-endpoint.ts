@@ -35,7 +35,7 @@ export function tokenEndpoint(settings: Settings, issuer: Issuer) {
       const client = await authenticate(ctx.get('authorization'), fields, clients, failures, ctx.req.socket.remoteAddress ?? '');
       if ((fields.grant_type ?? '').toLowerCase() !== 'client_credentials') throw new TokenError(400, 'unsupported_grant_type');
       if (!client) throw new TokenError(401, 'invalid_client');
-      const scope = grantScope(client, fields.scope, settings.rosteringScopeBase);
+      const scope = grantScope(client, fields.scope, settings.naming.rosteringScopeBase);
       const accessToken = await issuer.sign({
         client_id: client.key,
         scope: scope.granted,

@@ -11,7 +11,7 @@ const BASE = 'https://purl.imsglobal.org/spec/or/v1p2/scope';
 
 test('scopes under a non-empty scope base: exact {scope_base}/<name> only, at the token endpoint and the rostering service', async () => {
   const ref = await startForTest({
-    rosteringScopeBase: `${BASE}/`,
+    naming: { rosteringScopeBase: `${BASE}/` },
     clients: [{ key: 'test', secret: 'test-secret', educationOrganizationIds: [255900], rosterScopes: ['roster-core.readonly'], odsInstances: [{ id: 1 }] }],
   });
   try {

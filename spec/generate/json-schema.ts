@@ -1,4 +1,5 @@
 import type { Field, Fields, ScalarField } from '../model/dsl.js';
+import { NEUTRAL_NAMES, schemaPrefixOf } from '../naming/profiles.js';
 import type { CompiledModel, CompiledResource, ValueKind } from '../model/compiled.js';
 
 /**
@@ -15,7 +16,8 @@ export const IDENTITY_STRING_PATTERN = '^(?!\\s)(.*\\S)$';
 /** A required string holds more than white space (upstream: "is required and should not be left empty."). */
 export const REQUIRED_STRING_PATTERN = '\\S';
 
-const PREFIX = 'core_';
+const PREFIX = schemaPrefixOf(NEUTRAL_NAMES.dataModelName);
+const X = NEUTRAL_NAMES.extensionPrefix;
 export const schemaName = (resourceName: string) => `${PREFIX}${resourceName.charAt(0).toLowerCase()}${resourceName.slice(1)}`;
 export const referenceSchemaName = (target: string) => `${PREFIX}${target}Reference`;
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
@@ -44,9 +46,9 @@ export function scalarSchema(kind: ValueKind): Schema {
 
 function flags(f: Field, s: Schema): Schema {
   if (f.description) s.description = f.description;
-  if (f.identity) s['x-Core-isIdentity'] = true;
+  if (f.identity) s[`${X}isIdentity`] = true;
   if (f.nullable) { s.nullable = true; s['x-nullable'] = true; }
-  if (f.deprecated) { s['x-Core-isDeprecated'] = true; s['x-Core-deprecatedReasons'] = [f.deprecated]; }
+  if (f.deprecated) { s[`${X}isDeprecated`] = true; s[`${X}deprecatedReasons`] = [f.deprecated]; }
   return s;
 }
 
@@ -96,7 +98,7 @@ export class SchemaRegistry {
     this.schemas[name] = {
       type: 'object',
       description: r.description ?? `The ${r.resourceName} resource.`,
-      ...(r.updatable ? { 'x-Core-isUpdatable': true } : {}),
+      ...(r.updatable ? { [`${X}isUpdatable`]: true } : {}),
       ...(body.required ? { required: body.required } : {}),
       properties: {
         id: { type: 'string', readOnly: true, description: 'Server-assigned resource identifier. Must not be sent in a POST body.' },
@@ -153,7 +155,7 @@ export class SchemaRegistry {
     const shape = this.model.resources.flatMap((r) => r.references).find((x) => x.target === target)!.fields;
     const properties: Record<string, Schema> = {};
     for (const m of shape) {
-      properties[m.property] = { ...scalarSchema(m.kind), ...(m.kind === 'string' ? stringLengthOf(this.model, target, m.targetPath) : {}), 'x-Core-isIdentity': true };
+      properties[m.property] = { ...scalarSchema(m.kind), ...(m.kind === 'string' ? stringLengthOf(this.model, target, m.targetPath) : {}), [`${X}isIdentity`]: true };
     }
     properties.link = { type: 'object', readOnly: true, properties: { rel: { type: 'string' }, href: { type: 'string' } } };
     this.schemas[name] = { type: 'object', required: shape.map((m) => m.property), properties };

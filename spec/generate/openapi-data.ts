@@ -1,9 +1,11 @@
 import type { CompiledModel, CompiledResource } from '../model/compiled.js';
+import { NEUTRAL_NAMES } from '../naming/profiles.js';
 import { SchemaRegistry, scalarSchema, type Schema } from './json-schema.js';
 
 /** Paths and names the data API uses; the reference and the suites read them from here. */
 export const DATA_ROOT = '/data/v3';
-export const NAMESPACE_SEGMENT = 'core';
+/** The generated documents' namespace segment (the seed's); deployments may name it otherwise (spec/naming). */
+export const NAMESPACE_SEGMENT = NEUTRAL_NAMES.namespaceSegment;
 export const TOKEN_PATH = '/oauth/token';
 export const AVAILABLE_CHANGE_VERSIONS_PATH = '/changeQueries/v1/availableChangeVersions';
 export const PAGE_SIZE_MAXIMUM = 500;

@@ -1,12 +1,25 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import type { ClientCredentials, Target } from '../targets/types.js';
 
 /** The deployment under test, from the file named by TARGET (default: the embedded reference). */
 export const DEFAULT_TARGET = fileURLToPath(new URL('../targets/reference.json', import.meta.url));
-export const targetFile = process.env.TARGET || DEFAULT_TARGET;
-export const isEmbeddedReference = !process.env.TARGET || targetFile === DEFAULT_TARGET;
+export const targetFile = resolve(process.env.TARGET || DEFAULT_TARGET);
+
+/**
+ * Target files of references the harness starts itself (playwright.config.ts), each with the
+ * reference configuration it describes: the seed's neutral names, and upstream's names with a
+ * store that already holds data. Any other target is a deployment someone else runs.
+ */
+export const EMBEDDED_TARGETS: Record<string, string> = {
+  [DEFAULT_TARGET]: 'reference/config/conformance.json',
+  [fileURLToPath(new URL('../targets/reference-upstream.json', import.meta.url))]: 'reference/config/conformance-upstream.json',
+};
+/** The reference configuration the harness starts for this target, if it is an embedded one. */
+export const embeddedConfig: string | undefined = EMBEDDED_TARGETS[targetFile];
+export const isEmbeddedReference = embeddedConfig !== undefined;
 
 export interface ResolvedTarget extends Target {
   dataApi: Required<Target['dataApi']>;
@@ -16,11 +29,13 @@ export interface ResolvedTarget extends Target {
 }
 
 /**
- * Port of the embedded reference's second deployment, the one with a lowered maximum page size:
- * REFERENCE_PORT + 8 (the rostering flows take + 2 to + 7), 18088 by default.
+ * Ports of an embedded reference: the data API's (REFERENCE_PORT, else the target file's), the
+ * rostering service next to it, the rostering flows + 2 to + 7, and the deployment with a lowered
+ * maximum page size + 8.
  */
-export function loweredPageSizePort(): number {
-  return (process.env.REFERENCE_PORT ? Number(process.env.REFERENCE_PORT) : 18080) + 8;
+export function embeddedPorts(dataApiBaseUrl: string): { data: number; rostering: number; lowered: number } {
+  const data = process.env.REFERENCE_PORT ? Number(process.env.REFERENCE_PORT) : Number(new URL(dataApiBaseUrl).port);
+  return { data, rostering: process.env.ROSTERING_PORT ? Number(process.env.ROSTERING_PORT) : data + 1, lowered: data + 8 };
 }
 
 export function loadTarget(file = targetFile): ResolvedTarget {
@@ -28,11 +43,12 @@ export function loadTarget(file = targetFile): ResolvedTarget {
   const schema = JSON.parse(readFileSync(new URL('../../spec/schemas/target.schema.json', import.meta.url), 'utf8')) as object;
   const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
   if (!validate(raw)) throw new Error(`target ${file} is invalid: ${(validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`).join('; ')}`);
-  // The embedded reference may be placed on another port (REFERENCE_PORT) so runs can coexist.
-  if (file === DEFAULT_TARGET && process.env.REFERENCE_PORT) {
-    raw.dataApi.baseUrl = raw.dataApi.baseUrl.replace(/:\d+\//, `:${process.env.REFERENCE_PORT}/`);
+  // An embedded reference may be placed on other ports (REFERENCE_PORT) so runs can coexist.
+  if (EMBEDDED_TARGETS[resolve(file)] && process.env.REFERENCE_PORT) {
+    const ports = embeddedPorts(raw.dataApi.baseUrl);
+    raw.dataApi.baseUrl = raw.dataApi.baseUrl.replace(/:\d+\//, `:${ports.data}/`);
     const lowered = raw.capabilities?.loweredPageSize;
-    if (lowered) lowered.baseUrl = lowered.baseUrl.replace(/:\d+\//, `:${loweredPageSizePort()}/`);
+    if (lowered) lowered.baseUrl = lowered.baseUrl.replace(/:\d+\//, `:${ports.lowered}/`);
   }
   const dataApi = {
     namespaceSegment: 'core',

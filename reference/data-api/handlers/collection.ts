@@ -101,7 +101,7 @@ export function getAll(api: DataApi, ctx: Context, route: Route): void {
   const { resource } = route;
   const { paging, filters, raw } = readQuery(api, ctx, operationIds(resource).getAll, [...COMMON, ...CURSOR, ...Object.keys(resource.queryFields)], booleansOf(resource));
   authorize(api, ctx, resource, 'Read');
-  const profile = profileFor(api, ctx, resource, 'read', profileAccept(ctx));
+  const profile = profileFor(api, ctx, resource, 'read', profileAccept(ctx, api.settings.naming.mediaTypeVendor));
   const { candidates, indexed, accept, collection, everyCandidate } = matching(api, ctx, resource, paging, filters, raw);
   const page: StoredRecord[] = [];
   let total = 0;

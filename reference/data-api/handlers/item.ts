@@ -24,7 +24,7 @@ function lookup(api: DataApi, route: Route, detail: string): StoredRecord {
 export function getById(api: DataApi, ctx: Context, route: Route): void {
   const record = lookup(api, route, 'The specified item could not be found.');
   authorize(api, ctx, route.resource, 'Read', record.doc);
-  const profile = profileFor(api, ctx, route.resource, 'read', profileAccept(ctx));
+  const profile = profileFor(api, ctx, route.resource, 'read', profileAccept(ctx, api.settings.naming.mediaTypeVendor));
   ctx.set('ETag', quoted(record.etag));
   if (ifNoneMatchHits(ctx, record)) {
     ctx.status = 304;

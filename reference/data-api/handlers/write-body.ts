@@ -17,7 +17,7 @@ import { bodyErrors, type ValidationErrors } from '../validation-errors.js';
  * store: model members only, descriptor values in canonical spelling.
  */
 export async function readWriteBody(api: DataApi, ctx: Context, resource: CompiledResource, operationId: string, opts: { rejectId: boolean }): Promise<{ doc: Record<string, unknown>; profile?: AppliedProfile }> {
-  const mediaType = requireJsonContentType(ctx, (t) => t === 'application/json' || isProfileMediaType(t));
+  const mediaType = requireJsonContentType(ctx, (t) => t === 'application/json' || isProfileMediaType(t, api.settings.naming.mediaTypeVendor));
   const profile = profileFor(api, ctx, resource, 'write', mediaType);
   const body = normalizeBody(resource, parseJson(await readText(ctx)));
   if (opts.rejectId && body && typeof body === 'object' && !Array.isArray(body) && 'id' in body) {
