@@ -20,7 +20,10 @@ if (isEmbeddedReference) {
   process.env.CONFORMANCE_ADMIN_SECRET ??= randomBytes(24).toString('base64url');
 }
 
-const coverage = process.env.REFERENCE_COVERAGE === '1';
+// REFERENCE_COVERAGE=1 runs the reference under c8; `append` adds to the last run's coverage
+// (npm test measures both embedded targets together).
+const coverage = process.env.REFERENCE_COVERAGE === '1' || process.env.REFERENCE_COVERAGE === 'append';
+const c8 = `npx c8${process.env.REFERENCE_COVERAGE === 'append' ? ' --clean=false' : ''} `;
 
 // Rostering routing flows: the default reference serves the single-tenant flow from admin
 // databases written here; three more reference processes serve the context, multi-tenant and
@@ -83,7 +86,7 @@ export default defineConfig({
   webServer: isEmbeddedReference
     ? [{
         // Under c8 (REFERENCE_COVERAGE=1) the reference writes its coverage when it exits on SIGTERM.
-        command: `${coverage ? 'npx c8 ' : ''}${referenceCommand}`,
+        command: `${coverage ? c8 : ''}${referenceCommand}`,
         url: `${target.dataApi.baseUrl}/`,
         reuseExistingServer: false,
         timeout: 60_000,
