@@ -11,15 +11,21 @@ import { catalog } from './catalog.js';
 export function rule(primary: string, ...incidental: string[]): TestDetails {
   const ids = [primary, ...incidental];
   const tags = new Set<string>();
+  let level = '';
   for (const id of ids) {
     const r = catalog.get(id);
     if (!r) throw new Error(`rule(): unknown rule id '${id}' (not in spec/rules/*.rules.json)`);
-    if (id === primary) tags.add(`@${r.level.toLowerCase()}`);
+    if (id === primary) {
+      level = r.level;
+      tags.add(`@${r.level.toLowerCase()}`);
+    }
     tags.add(`@${id.split('.').slice(0, 2).join('.')}`);
     tags.add(`@${id}`);
   }
   return {
     tag: [...tags],
-    annotation: ids.map((id) => ({ type: 'rule', description: id })),
+    // The level rides along as an annotation too: JUnit carries annotations as properties, so CI
+    // dashboards can tell a MUST failure from a SHOULD one.
+    annotation: [{ type: 'level', description: level }, ...ids.map((id) => ({ type: 'rule', description: id }))],
   };
 }
