@@ -48,7 +48,7 @@ export function createDataApiApp(parts: DataApiParts): Koa {
 
   discoveryRoutes(router, { basePath: settings.basePath, naming: settings.naming, model, documents: parts.documents, version: parts.version, build: parts.build });
   router.post(TOKEN_PATH, tokenEndpoint(settings, issuer));
-  router.post(`${TOKEN_PATH}_info`, tokenInfoEndpoint(store, api.authenticate));
+  router.post(`${TOKEN_PATH}_info`, tokenInfoEndpoint(store, api.authenticate, settings.naming));
   router.get(AVAILABLE_CHANGE_VERSIONS_PATH, async (ctx) => {
     await api.authenticate(ctx);
     ctx.body = { oldestChangeVersion: 0, newestChangeVersion: readStore(ctx, store).newestChangeVersion };

@@ -3,13 +3,16 @@ import { parseJson, readText, requireJsonContentType } from '../http/body.js';
 import { Problem } from '../http/problems.js';
 import type { DataStore } from '../store/store.js';
 import type { Principal } from './bearer.js';
+import { discriminatorPrefixOf, type NamingProfile } from '../../spec/naming/profiles.js';
 
 /**
  * POST {base_url}/oauth/token_info: what the caller's own token grants (upstream token
  * introspection). A missing or invalid bearer token is a 401 with no body, as upstream answers
  * it on endpoints outside the data paths.
  */
-export function tokenInfoEndpoint(store: DataStore, authenticate: (ctx: Context) => Promise<Principal>) {
+export function tokenInfoEndpoint(store: DataStore, authenticate: (ctx: Context) => Promise<Principal>, naming: NamingProfile) {
+  // Type discriminators name the model's schema as upstream does: `edfi.School`.
+  const schema = discriminatorPrefixOf(naming.dataModelName);
   return async (ctx: Context): Promise<void> => {
     let principal: Principal;
     try {
@@ -36,7 +39,7 @@ export function tokenInfoEndpoint(store: DataStore, authenticate: (ctx: Context)
       for (const r of store.model.resources.filter((x) => x.educationOrganization)) {
         for (const rec of store.collection(r.name).byId.values()) {
           if (String(rec.doc[r.educationOrganization!.idField]) === String(id)) {
-            return { education_organization_id: id, name_of_institution: rec.doc.nameOfInstitution, type: `core.${r.resourceName}` };
+            return { education_organization_id: id, name_of_institution: rec.doc.nameOfInstitution, type: `${schema}.${r.resourceName}` };
           }
         }
       }

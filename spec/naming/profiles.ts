@@ -47,6 +47,9 @@ export function schemaPrefixOf(dataModelName: string): string {
   return `${word.charAt(0).toLowerCase()}${word.slice(1)}_`;
 }
 
+/** The model's schema word in type discriminators, as upstream's token_info writes them: `Ed-Fi` → `edfi` (`edfi.School`). */
+export const discriminatorPrefixOf = (dataModelName: string): string => dataModelName.replace(/[^A-Za-z0-9]/g, '').toLowerCase();
+
 /**
  * A generated interface description (written in neutral names) as a deployment with other names
  * serves it: path keys under the namespace segment, component-schema names and their `$ref`s, and
