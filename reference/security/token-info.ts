@@ -36,12 +36,10 @@ export function tokenInfoEndpoint(store: DataStore, authenticate: (ctx: Context)
     }
     const { client } = principal;
     const organizations = client.educationOrganizationIds.map((id) => {
+      // An education organization's natural key is its id: a keyed lookup per kind, not a scan.
       for (const r of store.model.resources.filter((x) => x.educationOrganization)) {
-        for (const rec of store.collection(r.name).byId.values()) {
-          if (String(rec.doc[r.educationOrganization!.idField]) === String(id)) {
-            return { education_organization_id: id, name_of_institution: rec.doc.nameOfInstitution, type: `${schema}.${r.resourceName}` };
-          }
-        }
+        const rec = store.findByKey(r, { [r.educationOrganization!.idField]: id });
+        if (rec) return { education_organization_id: id, name_of_institution: rec.doc.nameOfInstitution, type: `${schema}.${r.resourceName}` };
       }
       return { education_organization_id: id };
     });
