@@ -1,0 +1,55 @@
+/** Faulty deployments that break roster.roster-auth. */
+import { Tokens } from '../proxy.js';
+import { isRoster, now, type Fault } from './helpers.js';
+
+export const rosterTokensFaults: Fault[] = [
+  {
+    name: 'roster-expired-token-accepted', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service serves expired tokens',
+    request: async (req, tools) => { if (isRoster(req)) await tools.tokens.rewrite(req, (c) => (c.exp ?? Infinity) <= now() && Boolean((c.exp = now() + 600))); },
+  },
+  {
+    name: 'roster-audience-not-checked', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service accepts a token whose aud is another service\'s, or missing',
+    request: async (req, tools) => {
+      const aud = req.route.audience;
+      if (!isRoster(req) || !aud) return;
+      await tools.tokens.rewrite(req, (c) => !(Array.isArray(c.aud) ? c.aud : [c.aud]).includes(aud) && Boolean((c.aud = aud)));
+    },
+  },
+  {
+    name: 'roster-issuer-not-checked', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service accepts a token from another issuer (iss not compared)',
+    request: async (req, tools) => {
+      const iss = req.route.issuer;
+      if (!isRoster(req) || !iss) return;
+      await tools.tokens.rewrite(req, (c) => c.iss !== iss && Boolean((c.iss = iss)));
+    },
+  },
+  {
+    name: 'roster-algorithm-not-enforced', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service accepts tokens signed with another algorithm (alg none, HS256)',
+    request: async (req, tools) => {
+      const token = isRoster(req) ? Tokens.bearer(req) : undefined;
+      if (token && tools.tokens.decode(token)?.alg !== 'RS256') await tools.tokens.rewrite(req, () => true, { unsigned: true });
+    },
+  },
+  {
+    name: 'roster-signature-not-checked', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service does not verify token signatures',
+    request: async (req, tools) => {
+      const token = isRoster(req) ? Tokens.bearer(req) : undefined;
+      if (token && tools.tokens.decode(token)?.alg === 'RS256' && !(await tools.tokens.signed(token))) await tools.tokens.rewrite(req, () => true, { unsigned: true });
+    },
+  },
+  {
+    name: 'roster-nbf-not-checked', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service serves tokens that are not valid yet (nbf in the future)',
+    request: async (req, tools) => { if (isRoster(req)) await tools.tokens.rewrite(req, (c) => (c.nbf ?? 0) > now() && delete c.nbf); },
+  },
+  {
+    name: 'roster-exp-not-required', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service serves tokens without exp',
+    request: async (req, tools) => { if (isRoster(req)) await tools.tokens.rewrite(req, (c) => c.exp === undefined && Boolean((c.exp = now() + 600))); },
+  },
+];
