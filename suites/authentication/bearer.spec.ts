@@ -8,6 +8,8 @@ import { credentials } from '../_harness/target.js';
 
 /** Bearer authentication of data requests: the seed's four 401 cases. */
 const resource = 'academicSubjectDescriptors';
+/** Every JOSE algorithm an RSA key signs with, other than the RS256 the issuer uses. */
+const OTHER_RSA_ALGORITHMS = ['RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
 
 test.describe('Authorization: Bearer on data requests', () => {
   test('answers 401 with an errors entry when the Authorization header is missing', rule('data.authentication.missing-authorization-401', 'data.authentication.errors-entry-wording'), async ({ anon }) => {
@@ -57,6 +59,16 @@ test.describe('Authorization: Bearer on data requests', () => {
     expect((await anon.get(`${resource}?limit=1`, { Authorization: `Bearer ${await resigned({})}` })).status()).toBe(200);
   });
 
+  test('answers 401 for the issuer\'s claims signed with the issuer\'s key under any algorithm other than RS256', rule('data.authentication.invalid-token-401'), async ({ anon }) => {
+    // The neighbours of the configured algorithm: the other RSA algorithms the same key can sign with.
+    for (const alg of OTHER_RSA_ALGORITHMS) {
+      const res = await anon.get(resource, { Authorization: `Bearer ${await resigned({}, alg)}` });
+      expect(res.status(), `${alg}: ${await res.text()}`).toBe(401);
+    }
+    // The control: the same claims under RS256 pass.
+    expect((await anon.get(`${resource}?limit=1`, { Authorization: `Bearer ${await resigned({})}` })).status()).toBe(200);
+  });
+
   test('answers 401 for a token issued further in the future than the clock skew allows', rule('data.authentication.future-iat-401'), async ({ anon }) => {
     const now = Math.floor(Date.now() / 1000);
     const future = await resigned({ iat: now + 3600, exp: now + 7200 });
@@ -69,12 +81,12 @@ test.describe('Authorization: Bearer on data requests', () => {
  * The primary client's real token claims with some changed, re-signed with the issuer's key
  * (capability issuerSigningKey; the test is not applicable without it).
  */
-async function resigned(changes: Record<string, unknown>): Promise<string> {
+async function resigned(changes: Record<string, unknown>, alg = 'RS256'): Promise<string> {
   const cap = target.capabilities?.issuerSigningKey;
   const pem = cap?.pemEnv ? process.env[cap.pemEnv] : cap?.pemFile ? readFileSync(cap.pemFile, 'utf8') : undefined;
   test.info().annotations.push(...(pem ? [] : [{ type: 'not-applicable', description: 'needs capability issuerSigningKey to sign a crafted token' }]));
   test.skip(!pem, 'not applicable: needs capability issuerSigningKey');
   return new SignJWT({ ...decodeJwt(sharedTokens().primary), ...changes })
-    .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
-    .sign(await importPKCS8(pem!, 'RS256'));
+    .setProtectedHeader({ alg, typ: 'JWT' })
+    .sign(await importPKCS8(pem!, alg));
 }

@@ -85,6 +85,14 @@ test.describe('Authorization: Bearer on rostering requests', () => {
     await expectUnauthorized(await request.get(url(), { headers: bearer(forged) }));
   });
 
+  test('answers 401 for a token signed with the issuer key under any RSA algorithm other than the configured RS256', rule('roster.roster-auth.signing-algorithm-enforced', 'roster.roster-errors.token-failure-body'), async ({ request }) => {
+    for (const alg of ['RS384', 'RS512', 'PS256', 'PS384', 'PS512']) {
+      const res = await request.get(url(), { headers: bearer(await craftToken(request, {}, { alg })) });
+      expect(res.status(), alg).toBe(401);
+      await expectUnauthorized(res);
+    }
+  });
+
   test('answers 401 for an expired token', rule('roster.roster-auth.expired-token-401'), async ({ request }) => {
     const past = Math.floor(Date.now() / 1000) - 120;
     await expectUnauthorized(await request.get(url(), { headers: bearer(await craftToken(request, { claims: { iat: past - 600, exp: past } })) }));

@@ -1,6 +1,6 @@
 /** Faulty deployments that break data.authentication. */
 import { dataPath, header, jsonOf, setJson } from '../proxy.js';
-import { isData, problemOf, now, baseOf, type Fault } from './helpers.js';
+import { acceptOtherRsaAlgorithms, isData, problemOf, now, baseOf, type Fault } from './helpers.js';
 
 export const authenticationFaults: Fault[] = [
   {
@@ -29,5 +29,10 @@ export const authenticationFaults: Fault[] = [
       const token = (jsonOf(res) as { access_token?: string } | undefined)?.access_token;
       if (token) req.headers.authorization = `Bearer ${token}`;
     },
+  },
+  {
+    name: 'other-rsa-algorithms-accepted', family: 'data.authentication', suites: ['authentication'],
+    description: 'data requests with a token the issuer\'s key signed under RS512 (or another RSA algorithm than RS256) are served',
+    request: async (req, tools) => { if (isData(req)) await acceptOtherRsaAlgorithms(req, tools); },
   },
 ];

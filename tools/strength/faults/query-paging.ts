@@ -85,4 +85,14 @@ export const queryPagingFaults: Fault[] = [
       if (![...q.keys()].some((k) => k.toLowerCase() === 'limit')) { q.set('limit', '25'); setQuery(req, q); }
     },
   },
+  {
+    name: 'total-count-zero-past-end', family: 'data.query-paging', suites: ['query-paging'],
+    description: 'an empty page past the end carries Total-Count 0 (the count read off the page\'s rows, as a COUNT(*) OVER () would)',
+    response: (res, req) => {
+      const offset = Number(queryOf(req).get('offset') ?? 0);
+      if (!collection(req) || req.method !== 'GET' || res.status !== 200 || !header(res, 'total-count') || !(offset > 0)) return;
+      const items = jsonOf(res);
+      if (Array.isArray(items) && !items.length) res.headers['total-count'] = '0';
+    },
+  },
 ];

@@ -1,5 +1,5 @@
 /** Faulty deployments that break roster.roster-query. */
-import { pathOf, queryOf, setQuery } from '../proxy.js';
+import { header, jsonOf, pathOf, queryOf, setQuery } from '../proxy.js';
 import { isRoster, grants, organizationsSeen, type Fault } from './helpers.js';
 
 export const rosterQueryFaults: Fault[] = [
@@ -58,6 +58,15 @@ export const rosterQueryFaults: Fault[] = [
         c.educationOrganizationId = [...new Set([...claimed, ...known])].join(',');
         return true;
       });
+    },
+  },
+  {
+    name: 'roster-total-count-of-page', family: 'roster.roster-query', suites: ['rostering/query.spec.ts'], grep: 'rostering paging',
+    description: 'X-Total-Count holds the number of records on the page, not the number matching',
+    response: (res, req) => {
+      const n = isRoster(req) && res.status === 200 && header(res, 'x-total-count') !== undefined ? jsonOf(res) : undefined;
+      const list = n && typeof n === 'object' ? Object.values(n as Record<string, unknown>).find(Array.isArray) : undefined;
+      if (list) res.headers['x-total-count'] = String(list.length);
     },
   },
 ];

@@ -1,6 +1,6 @@
 /** Faulty deployments that break roster.roster-auth. */
 import { Tokens } from '../proxy.js';
-import { isRoster, now, type Fault } from './helpers.js';
+import { acceptOtherRsaAlgorithms, isRoster, now, type Fault } from './helpers.js';
 
 export const rosterTokensFaults: Fault[] = [
   {
@@ -51,5 +51,10 @@ export const rosterTokensFaults: Fault[] = [
     name: 'roster-exp-not-required', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
     description: 'the rostering service serves tokens without exp',
     request: async (req, tools) => { if (isRoster(req)) await tools.tokens.rewrite(req, (c) => c.exp === undefined && Boolean((c.exp = now() + 600))); },
+  },
+  {
+    name: 'roster-other-rsa-algorithms-accepted', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service checks the signature with the configured key but accepts any RSA algorithm (RS512, PS256)',
+    request: async (req, tools) => { if (isRoster(req)) await acceptOtherRsaAlgorithms(req, tools); },
   },
 ];

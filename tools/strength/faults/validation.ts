@@ -60,4 +60,38 @@ export const validationFaults: Fault[] = [
       req.headers['content-type'] = 'application/json';
     },
   },
+  {
+    name: 'int32-underflow-clamped', family: 'data.validation', suites: ['validation'],
+    description: 'an integer below -2147483648 in an int32 field is clamped to -2147483648 instead of refused (the lower bound unchecked)',
+    request: (req) => {
+      if (!dataPath(req) || !isWrite(req)) return;
+      editRequestJson(req, (b) => {
+        let changed = false;
+        eachObject(b, (o) => { for (const [k, v] of Object.entries(o)) if (k === 'totalInstructionalTime' && typeof v === 'number' && v < -2147483648) { o[k] = -2147483648; changed = true; } });
+        return changed;
+      });
+    },
+  },
+  {
+    name: 'min-length-not-checked', family: 'data.validation', suites: ['validation'],
+    description: 'a string shorter than its minimum length is stored (padded) instead of refused',
+    request: (req) => {
+      if (!dataPath(req) || !isWrite(req)) return;
+      editRequestJson(req, (b) => typeof b.weekIdentifier === 'string' && b.weekIdentifier.length < 5 && Boolean((b.weekIdentifier = b.weekIdentifier.padEnd(5, 'w'))));
+    },
+  },
+  {
+    name: 'date-time-accepted-as-date', family: 'data.validation', suites: ['validation'],
+    description: 'a date-time sent where a date is expected is cut down to its date instead of refused',
+    request: (req) => {
+      if (!dataPath(req) || !isWrite(req)) return;
+      editRequestJson(req, (b) => {
+        let changed = false;
+        eachObject(b, (o) => {
+          for (const [k, v] of Object.entries(o)) if (!k.startsWith('_') && /Date$/.test(k) && typeof v === 'string' && /^\d{4}-\d\d-\d\d[T ]/.test(v)) { o[k] = v.slice(0, 10); changed = true; }
+        });
+        return changed;
+      });
+    },
+  },
 ];
