@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { APIResponse } from '@playwright/test';
 import { SignJWT, decodeJwt, importPKCS8 } from 'jose';
 import { test, expect, target } from '../_harness/fixtures.js';
 import { expectProblem } from '../_harness/problem.js';
@@ -15,6 +16,26 @@ test.describe('Authorization: Bearer on data requests', () => {
   test('answers 401 with an errors entry when the Authorization header is missing', rule('data.authentication.missing-authorization-401', 'data.authentication.errors-entry-wording'), async ({ anon }) => {
     const body = await expectProblem(await anon.get(resource), 'security:authentication');
     expect(body.errors).toEqual(['Authorization header is missing.']);
+  });
+
+  test('answers 401 without a token to every method on the collection, the item and the feed routes', rule('data.authentication.missing-authorization-401'), async ({ anon }) => {
+    // An id in the id format that names no record: the token is checked before anything else.
+    const item = `${resource}/${'0'.repeat(24)}${Date.now().toString(16).padStart(8, '0').slice(-8)}`;
+    const body = { codeValue: 'x', shortDescription: 'x', namespace: 'uri://x.test/AcademicSubjectDescriptor' };
+    const requests: [string, () => Promise<APIResponse>][] = [
+      [`GET ${resource}`, () => anon.get(resource)],
+      [`POST ${resource}`, () => anon.post(resource, body)],
+      [`GET ${item}`, () => anon.get(item)],
+      [`PUT ${item}`, () => anon.put(item, body)],
+      [`DELETE ${item}`, () => anon.delete(item)],
+      [`GET ${resource}/deletes`, () => anon.get(`${resource}/deletes`)],
+      [`GET ${resource}/keyChanges`, () => anon.get(`${resource}/keyChanges`)],
+    ];
+    for (const [name, send] of requests) {
+      const res = await send();
+      expect(res.status(), name).toBe(401);
+      await expectProblem(res, 'security:authentication');
+    }
   });
 
   test('answers 401 when the scheme is not Bearer', rule('data.authentication.non-bearer-scheme-401'), async ({ anon }) => {

@@ -1,6 +1,6 @@
 /** Faulty deployments that break data.authentication. */
 import { dataPath, header, jsonOf, setJson } from '../proxy.js';
-import { acceptOtherRsaAlgorithms, isData, problemOf, now, baseOf, type Fault } from './helpers.js';
+import { acceptOtherRsaAlgorithms, isData, item, problemOf, now, baseOf, type Fault } from './helpers.js';
 
 export const authenticationFaults: Fault[] = [
   {
@@ -34,5 +34,20 @@ export const authenticationFaults: Fault[] = [
     name: 'other-rsa-algorithms-accepted', family: 'data.authentication', suites: ['authentication'],
     description: 'data requests with a token the issuer\'s key signed under RS512 (or another RSA algorithm than RS256) are served',
     request: async (req, tools) => { if (isData(req)) await acceptOtherRsaAlgorithms(req, tools); },
+  },
+  {
+    name: 'item-writes-unauthenticated', family: 'data.authentication', suites: ['authentication'],
+    description: 'PUT and DELETE on an item route are served without a token (only reads and creates check it)',
+    request: async (req, tools) => {
+      if (!item(req) || (req.method !== 'PUT' && req.method !== 'DELETE') || header(req, 'authorization')) return;
+      const { key, secret } = tools.clients.primary;
+      const res = await tools.upstream({
+        route: req.route, method: 'POST', url: `${baseOf(req)}/oauth/token`,
+        headers: { host: req.headers.host, authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: Buffer.from('grant_type=client_credentials'),
+      });
+      const token = (jsonOf(res) as { access_token?: string } | undefined)?.access_token;
+      if (token) req.headers.authorization = `Bearer ${token}`;
+    },
   },
 ];

@@ -31,4 +31,13 @@ export const profilesFaults: Fault[] = [
       if (await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients.profiled?.key && Boolean((c.client_id = tools.clients.primary.key)))) req.headers['content-type'] = 'application/json';
     },
   },
+  {
+    name: 'readable-profile-not-applied-on-collection', family: 'data.profiles', suites: ['profiles'],
+    description: 'a collection read with a readable profile type returns every member (the profile applied to item reads only)',
+    request: async (req, tools) => {
+      const accept = header(req, 'accept') ?? '';
+      if (!collection(req) || req.method !== 'GET' || !/\.readable\+json/i.test(accept)) return;
+      if (await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients.profiled?.key && Boolean((c.client_id = tools.clients.primary.key)))) req.headers.accept = 'application/json';
+    },
+  },
 ];

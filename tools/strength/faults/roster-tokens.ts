@@ -1,6 +1,6 @@
 /** Faulty deployments that break roster.roster-auth. */
-import { Tokens } from '../proxy.js';
-import { acceptOtherRsaAlgorithms, isRoster, now, type Fault } from './helpers.js';
+import { header, pathOf, Tokens } from '../proxy.js';
+import { acceptOtherRsaAlgorithms, isRoster, now, ROSTER_SCOPES, type Fault } from './helpers.js';
 
 export const rosterTokensFaults: Fault[] = [
   {
@@ -56,5 +56,16 @@ export const rosterTokensFaults: Fault[] = [
     name: 'roster-other-rsa-algorithms-accepted', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
     description: 'the rostering service checks the signature with the configured key but accepts any RSA algorithm (RS512, PS256)',
     request: async (req, tools) => { if (isRoster(req)) await acceptOtherRsaAlgorithms(req, tools); },
+  },
+  {
+    name: 'roster-item-routes-unauthenticated', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service checks the token on collection routes only: an item read without one is served',
+    request: async (req, tools) => {
+      if (!isRoster(req) || header(req, 'authorization') || !req.route.issuer) return;
+      const m = /\/std\/roster\/rostering\/v1p2\/[^/]+\/[^/]+$/.exec(pathOf(req));
+      if (!m) return;
+      const token = await tools.tokens.sign({ iss: req.route.issuer, aud: req.route.audience, iat: now(), exp: now() + 600, client_id: tools.clients.primary.key, scope: ROSTER_SCOPES.join(' ') });
+      req.headers.authorization = `Bearer ${token}`;
+    },
   },
 ];
