@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { APIResponse } from '@playwright/test';
 import { SignJWT, decodeJwt, importPKCS8 } from 'jose';
 import { test, expect, target } from '../_harness/fixtures.js';
 import { expectProblem } from '../_harness/problem.js';
@@ -8,11 +9,33 @@ import { credentials } from '../_harness/target.js';
 
 /** Bearer authentication of data requests: the seed's four 401 cases. */
 const resource = 'academicSubjectDescriptors';
+/** Every JOSE algorithm an RSA key signs with, other than the RS256 the issuer uses. */
+const OTHER_RSA_ALGORITHMS = ['RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
 
 test.describe('Authorization: Bearer on data requests', () => {
   test('answers 401 with an errors entry when the Authorization header is missing', rule('data.authentication.missing-authorization-401', 'data.authentication.errors-entry-wording'), async ({ anon }) => {
     const body = await expectProblem(await anon.get(resource), 'security:authentication');
     expect(body.errors).toEqual(['Authorization header is missing.']);
+  });
+
+  test('answers 401 without a token to every method on the collection, the item and the feed routes', rule('data.authentication.missing-authorization-401'), async ({ anon }) => {
+    // An id in the id format that names no record: the token is checked before anything else.
+    const item = `${resource}/${'0'.repeat(24)}${Date.now().toString(16).padStart(8, '0').slice(-8)}`;
+    const body = { codeValue: 'x', shortDescription: 'x', namespace: 'uri://x.test/AcademicSubjectDescriptor' };
+    const requests: [string, () => Promise<APIResponse>][] = [
+      [`GET ${resource}`, () => anon.get(resource)],
+      [`POST ${resource}`, () => anon.post(resource, body)],
+      [`GET ${item}`, () => anon.get(item)],
+      [`PUT ${item}`, () => anon.put(item, body)],
+      [`DELETE ${item}`, () => anon.delete(item)],
+      [`GET ${resource}/deletes`, () => anon.get(`${resource}/deletes`)],
+      [`GET ${resource}/keyChanges`, () => anon.get(`${resource}/keyChanges`)],
+    ];
+    for (const [name, send] of requests) {
+      const res = await send();
+      expect(res.status(), name).toBe(401);
+      await expectProblem(res, 'security:authentication');
+    }
   });
 
   test('answers 401 when the scheme is not Bearer', rule('data.authentication.non-bearer-scheme-401'), async ({ anon }) => {
@@ -57,6 +80,16 @@ test.describe('Authorization: Bearer on data requests', () => {
     expect((await anon.get(`${resource}?limit=1`, { Authorization: `Bearer ${await resigned({})}` })).status()).toBe(200);
   });
 
+  test('answers 401 for the issuer\'s claims signed with the issuer\'s key under any algorithm other than RS256', rule('data.authentication.invalid-token-401'), async ({ anon }) => {
+    // The neighbours of the configured algorithm: the other RSA algorithms the same key can sign with.
+    for (const alg of OTHER_RSA_ALGORITHMS) {
+      const res = await anon.get(resource, { Authorization: `Bearer ${await resigned({}, alg)}` });
+      expect(res.status(), `${alg}: ${await res.text()}`).toBe(401);
+    }
+    // The control: the same claims under RS256 pass.
+    expect((await anon.get(`${resource}?limit=1`, { Authorization: `Bearer ${await resigned({})}` })).status()).toBe(200);
+  });
+
   test('answers 401 for a token issued further in the future than the clock skew allows', rule('data.authentication.future-iat-401'), async ({ anon }) => {
     const now = Math.floor(Date.now() / 1000);
     const future = await resigned({ iat: now + 3600, exp: now + 7200 });
@@ -69,12 +102,12 @@ test.describe('Authorization: Bearer on data requests', () => {
  * The primary client's real token claims with some changed, re-signed with the issuer's key
  * (capability issuerSigningKey; the test is not applicable without it).
  */
-async function resigned(changes: Record<string, unknown>): Promise<string> {
+async function resigned(changes: Record<string, unknown>, alg = 'RS256'): Promise<string> {
   const cap = target.capabilities?.issuerSigningKey;
   const pem = cap?.pemEnv ? process.env[cap.pemEnv] : cap?.pemFile ? readFileSync(cap.pemFile, 'utf8') : undefined;
   test.info().annotations.push(...(pem ? [] : [{ type: 'not-applicable', description: 'needs capability issuerSigningKey to sign a crafted token' }]));
   test.skip(!pem, 'not applicable: needs capability issuerSigningKey');
   return new SignJWT({ ...decodeJwt(sharedTokens().primary), ...changes })
-    .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
-    .sign(await importPKCS8(pem!, 'RS256'));
+    .setProtectedHeader({ alg, typ: 'JWT' })
+    .sign(await importPKCS8(pem!, alg));
 }

@@ -109,6 +109,16 @@ test.describe('namespace prefixes', () => {
     expect(await (await api.get(`assessments?assessmentIdentifier=${encodeURIComponent(body.assessmentIdentifier as string)}`)).json()).toEqual([]);
   });
 
+  test('refuses a namespace that contains one of the caller\'s prefixes but does not start with it', rule('data.authorization.namespace-mismatch-403'), async ({ api, as, data }) => {
+    // Starts-with, not contains or ends-with: the prefix later in the value does not count.
+    const { namespacePrefix } = capability('namespaceLimited');
+    for (const namespace of [`uri://elsewhere.test/${namespacePrefix}`, `x${namespacePrefix}/assessments`]) {
+      const body = await data.body('assessment', { educationOrganizationReference: undefined, namespace });
+      await expectProblem(await as('namespaceLimited').post('assessments', body), 'security:authorization:namespace:access-denied:namespace-mismatch');
+      expect(await (await api.get(`assessments?assessmentIdentifier=${encodeURIComponent(body.assessmentIdentifier as string)}`)).json(), namespace).toEqual([]);
+    }
+  });
+
   test('accepts a write whose namespace starts with one of the caller\'s prefixes', rule('data.authorization.namespace-prefix-match-allowed'), async ({ api, as, data }) => {
     const { namespacePrefix } = capability('namespaceLimited');
     const body = await data.body('assessment', { educationOrganizationReference: undefined, namespace: `${namespacePrefix}/assessments/${Date.now()}` });
@@ -128,6 +138,17 @@ test.describe('permission sets', () => {
     expect((await client.get(`${limits.readOnlyResource}?limit=1`)).status()).toBe(200);
     const body = await data.body(resourceOf(limits.readOnlyResource).name);
     await expectProblemFamily(await client.post(limits.readOnlyResource, body), 403, 'security:authorization:access-denied:action');
+  });
+
+  test('refuses an update and a delete the read-only permission set does not grant, on a record another client wrote', rule('data.authorization.permission-set-action-denied-403'), async ({ api, as, data }) => {
+    // Both sides of write: create is refused above; update and delete need a record to exist.
+    const limits = capability('permissionLimits');
+    const client = as(limits.client);
+    const created = await data.create(resourceOf(limits.readOnlyResource).name);
+    expect((await client.get(created.url)).status(), 'the record is readable to the client').toBe(200);
+    await expectProblemFamily(await client.put(created.url, created.body), 403, 'security:authorization:access-denied:action');
+    await expectProblemFamily(await client.delete(created.url), 403, 'security:authorization:access-denied:action');
+    expect((await api.get(created.url)).status(), 'the record is still there').toBe(200);
   });
 
   test('lets the unrestricted permission set read a new student without any association', rule('data.authorization.unrestricted-permission-set'), async ({ api, as, data }) => {

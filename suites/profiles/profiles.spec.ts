@@ -34,6 +34,17 @@ test.describe('profile media types', () => {
     for (const key of created.resource.identity.map((k) => k.path.split('.')[1])) expect(got[key], key).toBeDefined();
   });
 
+  test('limits a GET of the collection with the readable type the same way, in every item', rule('data.profiles.readable-type-on-get'), async ({ as, data }) => {
+    const p = capability('profile');
+    const created = await data.create(p.resource, { [p.unreadableMember]: unreadableValue(p.unreadableMember) });
+    const query = Object.entries(created.keys).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
+    const res = await as('profiled').get(`${created.url.replace(/\/[^/]+$/, '')}?${query}`, { Accept: profileMediaType(p.resource, p.name, 'readable') });
+    expect(res.status(), await res.text()).toBe(200);
+    const items = (await res.json()) as Record<string, unknown>[];
+    expect(items.map((i) => i.id)).toEqual([created.id]);
+    for (const got of items) expect(got[p.unreadableMember]).toBeUndefined();
+  });
+
   test('accepts a POST with the writable type and stores only the writable members', rule('data.profiles.writable-type-on-write'), async ({ api, as, data }) => {
     const p = capability('profile');
     const body = await data.body(p.resource, { [p.unwritableMember]: unreadableValue(p.unwritableMember) });

@@ -64,6 +64,16 @@ test.describe('GET collection', () => {
     expect((await res.json()).length).toBe(1);
   });
 
+  test('sends the same Total-Count on the first, a middle and the last page, and past the end', rule('data.query-paging.total-count-header'), async ({ api, data }) => {
+    const g = await group(data, 3);
+    for (const [offset, limit, length] of [[0, 1, 1], [1, 1, 1], [2, 1, 1], [1, 5, 2], [3, 1, 0], [7, 2, 0]]) {
+      const res = await api.get(`${resource}?${g.query}&totalCount=true&limit=${limit}&offset=${offset}`);
+      expect(res.status()).toBe(200);
+      expect((await res.json()).length, `offset=${offset} limit=${limit}`).toBe(length);
+      expect(res.headers()['total-count'], `offset=${offset} limit=${limit}`).toBe('3');
+    }
+  });
+
   test('sends no Total-Count header when totalCount is missing or false', rule('data.query-paging.total-count-absent-by-default'), async ({ api, data }) => {
     const g = await group(data, 1);
     expect((await api.get(`${resource}?${g.query}`)).headers()['total-count']).toBeUndefined();

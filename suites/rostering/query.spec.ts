@@ -72,6 +72,17 @@ test.describe('rostering paging', () => {
     expect(all, 'default order is sourcedId ascending').toEqual([...all].sort());
     expect(await page(request, `offset=${big.schools + 5}`, token), 'an offset past the end').toEqual([]);
   });
+
+  test('sends X-Total-Count with the number of matching records on the first, a middle and the last page, and past the end', rule('roster.roster-query.total-count-header'), async ({ request, big }) => {
+    const token = await craftToken(request, { orgs: [big.lea] });
+    const pages = [['limit=200', 200], ['limit=200&offset=200', 200], ['limit=200&offset=400', big.schools - 400], [`limit=200&offset=${big.schools + 5}`, 0], ['', 100]] as const;
+    for (const [query, length] of pages) {
+      const res = await request.get(rosterUrl(`schools?${query}`), { headers: bearer(token) });
+      expect(res.status(), query).toBe(200);
+      expect(((await res.json()) as { orgs: unknown[] }).orgs, query).toHaveLength(length);
+      expect(res.headers()['x-total-count'], query).toBe(String(big.schools));
+    }
+  });
 });
 
 test.describe('rostering query parameters', () => {

@@ -21,6 +21,18 @@ test.describe('Authorization: Bearer on rostering requests', () => {
     await expectUnauthorized(await request.get(url()));
   });
 
+  test('answers 401 without a token on the collection and the item route of every resource', rule('roster.roster-auth.bearer-token-required', 'roster.roster-errors.token-failure-body'), async ({ request }) => {
+    // Every route, not one: the token check guards item reads (an unknown id included) as well as lists.
+    const resources = ['academicSessions', 'classes', 'courses', 'enrollments', 'orgs', 'schools', 'terms', 'gradingPeriods', 'users', 'students', 'teachers', 'demographics'];
+    for (const resource of resources) {
+      for (const path of [resource, `${resource}/no-such-record-${Date.now()}`]) {
+        const res = await request.get(rosterUrl(path));
+        expect(res.status(), path).toBe(401);
+        await expectUnauthorized(res);
+      }
+    }
+  });
+
   test('answers 401 for another scheme or an empty bearer token', rule('roster.roster-auth.non-bearer-scheme-401', 'roster.roster-errors.token-failure-body'), async ({ request }) => {
     const creds = credentials(target.clients.primary)!;
     await expectUnauthorized(await request.get(url(), { headers: { Authorization: `Basic ${Buffer.from(`${creds.key}:${creds.secret}`).toString('base64')}` } }));
@@ -83,6 +95,14 @@ test.describe('Authorization: Bearer on rostering requests', () => {
     const secret = new TextEncoder().encode(issuerPublicKeyPem());
     const forged = await new SignJWT(valid).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(secret);
     await expectUnauthorized(await request.get(url(), { headers: bearer(forged) }));
+  });
+
+  test('answers 401 for a token signed with the issuer key under any RSA algorithm other than the configured RS256', rule('roster.roster-auth.signing-algorithm-enforced', 'roster.roster-errors.token-failure-body'), async ({ request }) => {
+    for (const alg of ['RS384', 'RS512', 'PS256', 'PS384', 'PS512']) {
+      const res = await request.get(url(), { headers: bearer(await craftToken(request, {}, { alg })) });
+      expect(res.status(), alg).toBe(401);
+      await expectUnauthorized(res);
+    }
   });
 
   test('answers 401 for an expired token', rule('roster.roster-auth.expired-token-401'), async ({ request }) => {

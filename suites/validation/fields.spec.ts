@@ -23,6 +23,15 @@ test.describe('required members and lengths', () => {
     expect(paths(await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed'))).toContain('$.weekIdentifier');
   });
 
+  test('refuses a string shorter than its minimum length with 400 at that field path, and accepts the minimum itself', rule('data.validation.string-length-400'), async ({ api, data }) => {
+    // weekIdentifier: 5 to 80 characters. The lower bound's neighbourhood: 4 refused, 5 accepted.
+    const body = await data.body('academicWeek', { weekIdentifier: 'w'.repeat(4) });
+    expect(paths(await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed'))).toContain('$.weekIdentifier');
+    const shortest = Math.random().toString(36).slice(2, 7).padEnd(5, 'w');
+    const created = await data.create('academicWeek', { weekIdentifier: shortest });
+    expect((await (await api.get(created.url)).json()).weekIdentifier).toBe(shortest);
+  });
+
   test('words the message for a too-long string as "<field> Value should be at most <n> characters"', rule('data.validation.max-length-message-wording'), async ({ api, data }) => {
     const body = await data.body('academicWeek', { weekIdentifier: 'w'.repeat(81) });
     const problem = await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed');
@@ -64,6 +73,14 @@ test.describe('types', () => {
     expect(paths(await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed'))).toContain('$.totalInstructionalDays');
   });
 
+  test('refuses an int32 field value below -2147483648 with 400 at that field path, and accepts -2147483648 itself', rule('data.validation.integer-too-large-400'), async ({ api, data }) => {
+    // The other end of the int32 range (bellSchedule.totalInstructionalTime has no bound of its own).
+    const body = await data.body('bellSchedule', { totalInstructionalTime: -2147483649 });
+    expect(paths(await expectProblem(await api.post('bellSchedules', body), 'bad-request:data-validation-failed'))).toContain('$.totalInstructionalTime');
+    const created = await data.create('bellSchedule', { totalInstructionalTime: -2147483648 });
+    expect((await (await api.get(created.url)).json()).totalInstructionalTime).toBe(-2147483648);
+  });
+
   test('accepts an int64 schoolId above 2147483647 and returns it unchanged as a JSON number', rule('data.validation.int64-identifiers'), async ({ api, data }) => {
     const schoolId = 3_000_000_000 + newEducationOrganizationId();
     const school = await data.school({ schoolId });
@@ -81,6 +98,14 @@ test.describe('types', () => {
   test('refuses a date that is not a valid full date with 400 at its path', rule('data.validation.invalid-date-400'), async ({ api, data }) => {
     const body = await data.body('academicWeek', { beginDate: '2024-13-40' });
     expect(paths(await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed'))).toContain('$.beginDate');
+  });
+
+  test('refuses a date-time where a date is expected with 400 at its path', rule('data.validation.invalid-date-400', 'data.validation.date-fields-full-date'), async ({ api, data }) => {
+    // The adjacent type of a full date: a timestamp on the same day, with and without a zone.
+    for (const value of ['2024-09-02T00:00:00Z', '2024-09-02T08:00:00', '2024-09-02 00:00:00']) {
+      const body = await data.body('academicWeek', { beginDate: value });
+      expect(paths(await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed')), value).toContain('$.beginDate');
+    }
   });
 
   test('accepts and returns time-of-day values such as 08:35:00', rule('data.validation.time-of-day-fields'), async ({ api, data }) => {

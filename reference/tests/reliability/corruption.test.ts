@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { model } from '../../../spec/model/index.js';
 import { StoreFileError } from '../../store/persistence.js';
 import { StoreRegistry } from '../../store/registry.js';
-import { startChildReference } from '../../tools/child-reference.js';
+import { startChildReference } from '../../../tools/child-reference.js';
 
 /**
  * Damaged store files are never loaded in silence (issue 15 point 5): a bad journal record that

@@ -7,7 +7,7 @@ import { model } from '../../../spec/model/index.js';
 import type { ClientConfig } from '../../config/types.js';
 import { StoreRegistry } from '../../store/registry.js';
 import type { DataStore } from '../../store/store.js';
-import { startChildReference, type ChildReference } from '../../tools/child-reference.js';
+import { startChildReference, type ChildReference } from '../../../tools/child-reference.js';
 import { startForTest } from '../helpers.js';
 import { referenceProblems } from './invariants.js';
 

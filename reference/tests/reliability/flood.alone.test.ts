@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { startChildReference } from '../../tools/child-reference.js';
+import { startChildReference } from '../../../tools/child-reference.js';
 
 /**
  * A flood of wrong secrets at the token endpoint does not stall the server (issue 15 point 1):

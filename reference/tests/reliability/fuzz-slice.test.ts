@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { startReference } from '../../server.js';
-import { describeFinding, formatSummary, generate, judge, materialize, runFuzz, startFuzzTarget, type Exchange, type FuzzTarget, type HttpRequest } from '../../tools/fuzz-requests.js';
+import { describeFinding, formatSummary, generate, judge, materialize, runFuzz, startFuzzTarget, type Exchange, type FuzzTarget, type HttpRequest } from '../../../tools/fuzz/requests.js';
 
 /**
- * A fixed-seed slice of `npm run fuzz` (reference/tools/fuzz.ts): the same generator and judge,
+ * A fixed-seed slice of `npm run fuzz` (tools/fuzz/main.ts): the same generator and judge,
  * a few hundred malformed requests against both services of a child-process reference. Every
  * answer is a 2xx or a well-formed 4xx; no 5xx, no leak, no hang, no crash. FUZZ_SEED and
  * FUZZ_RUNS override the slice.

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { encryptConnectionString, newEncryptionKey, parseEncryptionKey } from '../../admin-db/index.js';
-import { REPO_ROOT, startChildReference } from '../../tools/child-reference.js';
-import { judge, leaks, send, type Exchange, type HttpRequest } from '../../tools/fuzz-requests.js';
+import { REPO_ROOT, startChildReference } from '../../../tools/child-reference.js';
+import { judge, leaks, send, type Exchange, type HttpRequest } from '../../../tools/fuzz/requests.js';
 import { startForTest } from '../helpers.js';
 
 /**

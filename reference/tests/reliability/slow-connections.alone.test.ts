@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { test } from 'node:test';
-import { startChildReference } from '../../tools/child-reference.js';
+import { startChildReference } from '../../../tools/child-reference.js';
 
 /**
  * Slow and stalled clients cannot hold sockets (issue 15 point 3): with the header and request

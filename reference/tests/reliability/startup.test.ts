@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { test } from 'node:test';
-import { startChildReference } from '../../tools/child-reference.js';
+import { startChildReference } from '../../../tools/child-reference.js';
 
 /**
  * A request that reaches the reference while it is still starting (its port already listens:

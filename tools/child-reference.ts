@@ -1,7 +1,7 @@
 /**
  * The reference as a child process (`node --import tsx reference/main.ts --config <file>`), for
  * tests and tools that must see a crash as a crash, kill it with SIGKILL, or sample its memory:
- * the fuzzer (fuzz.ts) and the reliability tests (reference/tests/reliability/).
+ * the fuzzer (tools/fuzz) and the reliability tests (reference/tests/reliability/).
  *
  *   const child = await startChildReference({ config: { clients: [...], dataStore: 'file:/tmp/x/store.json' } });
  *   child.dataApiBaseUrl;   // http://127.0.0.1:<port>/v7.3/api, from the line main.ts prints
@@ -13,11 +13,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ReferenceConfig } from '../config/types.js';
-import { ROSTERING_ENV_VARS } from '../rostering/config.js';
+import type { ReferenceConfig } from '../reference/config/types.js';
+import { ROSTERING_ENV_VARS } from '../reference/rostering/config.js';
 
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
+const MAIN = fileURLToPath(new URL('../reference/main.ts', import.meta.url));
 
 /** Environment variables that would override the child's configuration file (which alone decides). */
 const OVERRIDING_VARIABLES = ['REFERENCE_PORT', 'ROSTERING_PORT', 'REFERENCE_DATA_STORE', 'REFERENCE_PAGE_SIZE_LIMIT', 'REFERENCE_ROSTERING_SCOPE_BASE', 'REFERENCE_CONFIG', 'REFERENCE_ISSUER_PRIVATE_KEY_PEM', 'REFERENCE_ADMIN_KEY', 'REFERENCE_ADMIN_SECRET', 'NODE_TEST_CONTEXT', 'NODE_OPTIONS', ...ROSTERING_ENV_VARS];

@@ -279,6 +279,16 @@ export class Tokens {
     }
   }
 
+  /** The claims when the token verifies with the issuer's key under one of `algorithms` (expiry not looked at). */
+  async signedUnder(token: string, algorithms: string[]): Promise<JWTPayload | undefined> {
+    try {
+      const { payload } = await jwtVerify(token, this.publicKey, { algorithms, clockTolerance: 10 * 365 * 86400 });
+      return payload;
+    } catch {
+      return undefined;
+    }
+  }
+
   async sign(claims: JWTPayload): Promise<string> {
     return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(this.privateKey);
   }

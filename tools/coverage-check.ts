@@ -1,7 +1,7 @@
 /**
  * Prints the line coverage of reference/ measured while the conformance suites ran
  * (REFERENCE_COVERAGE=1 runs the reference under c8) and fails below the floor.
- * Usage: tsx reference/tools/coverage-check.ts [--min=85]
+ * Usage: tsx tools/coverage-check.ts [--min=85]
  */
 import { existsSync, readFileSync } from 'node:fs';
 

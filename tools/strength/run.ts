@@ -5,7 +5,7 @@
  * suites that should notice it, two at a time. Prints one line per fault (caught by which tests,
  * or missed) and, last, `faults detected: N/M`. Details go to reports/strength/.
  *
- * Usage: tsx suites/strength/run.ts [fault name ...]   (default: every fault)
+ * Usage: [STRENGTH_PORT_BASE=23100] tsx tools/strength/run.ts [fault name ...]   (default: every fault)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -13,9 +13,9 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFi
 import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FLOWS_ENV, embeddedFlowServers } from '../rostering/_support/flows.js';
-import type { Target } from '../targets/types.js';
-import { faults, type Fault } from './faults.js';
+import { FLOWS_ENV, embeddedFlowServers } from '../../suites/rostering/_support/flows.js';
+import type { Target } from '../../suites/targets/types.js';
+import { faults, type Fault } from './faults/index.js';
 import { DeviatingProxy, Tokens, type Clients, type Route, type Transformer } from './proxy.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -48,10 +48,20 @@ function tryListen(port: number): Promise<number | undefined> {
   });
 }
 
-/** `n` consecutive free loopback ports, away from the fixed ports (18080–18300) other runs use. */
+/**
+ * Where the references' ports come from: STRENGTH_PORT_BASE=<port> takes consecutive blocks from
+ * there (for a machine where several runs share fixed port ranges); otherwise random blocks away
+ * from the fixed ports (18080–18300) other runs use. The proxy listens on ephemeral ports.
+ */
+const PORT_BASE = process.env.STRENGTH_PORT_BASE ? Number(process.env.STRENGTH_PORT_BASE) : undefined;
+if (PORT_BASE !== undefined && !(Number.isInteger(PORT_BASE) && PORT_BASE > 0 && PORT_BASE < 65_000)) throw new Error(`STRENGTH_PORT_BASE=${process.env.STRENGTH_PORT_BASE} is not a port`);
+let nextPort = PORT_BASE;
+
+/** `n` consecutive free loopback ports. */
 async function freeBlock(n: number): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    const base = nextPort ?? 20_000 + Math.floor(Math.random() * 40_000);
+    if (nextPort !== undefined) nextPort += n;
     let free = true;
     for (let p = base; p < base + n && free; p++) free = (await tryListen(p)) !== undefined;
     if (free) return base;

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { catalog } from '../_harness/catalog.js';
-import { faults } from './faults.js';
+import { catalog } from '../../suites/_harness/catalog.js';
+import { faults } from './faults/index.js';
 
 /** The fault catalogue covers every rule family of both services and names suites that exist. */
 const families = new Set([...catalog.keys()].map((id) => id.split('.').slice(0, 2).join('.')));
-const suitesDir = fileURLToPath(new URL('..', import.meta.url));
+const suitesDir = fileURLToPath(new URL('../../suites/', import.meta.url));
 
 test('at least 40 faults, each with a unique name', () => {
   assert.ok(faults.length >= 40, `${faults.length} faults`);

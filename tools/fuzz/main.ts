@@ -3,15 +3,15 @@
  * process (so that a crash is a crash and its memory can be sampled), over loopback HTTP with
  * bounded concurrency and a timeout per request. Every answer must be a 2xx (or 304) or a
  * well-formed 4xx body; no 5xx, no crash, no hang, no leak, memory under the bound.
- * The requests come from reference/tools/fuzz-requests.ts, which the fixed-seed slice in
+ * The requests come from tools/fuzz/requests.ts, which the fixed-seed slice in
  * `npm test` (reference/tests/reliability/fuzz-slice.test.ts) shares.
  *
- * Usage: tsx reference/tools/fuzz.ts [--runs 10000] [--seed S] [--concurrency 16]
+ * Usage: tsx tools/fuzz/main.ts [--runs 10000] [--seed S] [--concurrency 16]
  *        [--timeout-ms 15000] [--max-rss-mb 1024] [--heap-mb 768] [--show 10]
  * Exits 0 when clean; 1 on any finding (5xx, malformed 4xx, leak, hang), a crash, fewer
  * requests than asked, or memory over the bound.
  */
-import { describeFinding, formatSummary, runFuzz, startFuzzTarget } from './fuzz-requests.js';
+import { describeFinding, formatSummary, runFuzz, startFuzzTarget } from './requests.js';
 
 function option(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

@@ -1,0 +1,304 @@
+/** Materialization: a recipe becomes the HTTP request (huge strings and deep nesting are built only here). */
+import { AVAILABLE_CHANGE_VERSIONS_PATH, DATA_ROOT, TOKEN_PATH } from '../../spec/generate/openapi-data.js';
+import { COMMON_QUERY, flipCase, type Auth, type BodyRecipe, type IdRecipe, type QueryParam, type Recipe } from './recipes.js';
+import type { FuzzTarget, ResourceSample } from './target.js';
+
+export interface HttpRequest {
+  service: 'data' | 'rostering';
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+  /** Send the body chunked (no Content-Length). */
+  chunked?: boolean;
+  /** A short description of what was broken, for the histogram of kinds and for reports. */
+  kind: string;
+}
+
+const pick = <T>(list: T[], i: number): T | undefined => (list.length ? list[i % list.length] : undefined);
+
+function authHeader(a: Auth, target: FuzzTarget): string | undefined {
+  const [h, p, s] = target.token.split('.');
+  switch (a) {
+    case 'valid': return `Bearer ${target.token}`;
+    case 'none': return undefined;
+    case 'garbage': return 'Bearer eyJhbGciOiJSUzI1NiJ9.e30.AAAA';
+    case 'basic': return `Basic ${Buffer.from(`${target.client.key}:nope`).toString('base64')}`;
+    case 'tampered': return `Bearer ${h}.${p}.${s.slice(0, -2)}${s.endsWith('AA') ? 'BB' : 'AA'}`;
+    case 'alg-none': return `Bearer ${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${p}.`;
+    case 'scheme-only': return 'Bearer';
+    case 'lowercase': return `bearer    ${target.token}`;
+    case 'two-tokens': return `Bearer ${target.token} ${target.token}`;
+    case 'huge': return `Bearer ${'A'.repeat(6000)}`;
+  }
+}
+
+/** A value of another JSON type than `v` (wrong types for a member). */
+function wrongType(v: unknown, variant: number): unknown {
+  const options: unknown[] = typeof v === 'string'
+    ? [123, -1.5, true, null, [], {}, [v], { value: v }, '', ' '.repeat(3), `${v}\u0000`, '2020-02-30', 'x'.repeat(76), 1e308]
+    : typeof v === 'number'
+      ? [String(v), '', true, null, [], {}, [v], -v - 1, v + 0.5, 2 ** 53 + 1, 1e308, -2147483649, 'NaN']
+      : typeof v === 'boolean'
+        ? ['maybe', 2, -1, null, [], {}, [v], 'TRUE', 'yes']
+        : Array.isArray(v)
+          ? [{}, 'x', 1, null, true, [null], [1, 'a'], [[]], Array.from({ length: 50 }, () => v[0] ?? 1), [...v, ...v]]
+          : v && typeof v === 'object'
+            ? [[], 'x', 1, null, true, [v], { ...v, extra: 1 }, Object.fromEntries(Object.keys(v).map((k) => [k, null]))]
+            : ['x', 1, {}, [], true];
+  return options[variant % options.length];
+}
+
+/** The container and key a path of indices leads to (each index picks a member or item). */
+function locate(doc: Record<string, unknown>, path: number[]): { parent: Record<string, unknown> | unknown[]; key: string | number } | undefined {
+  let parent: Record<string, unknown> | unknown[] = doc;
+  for (let depth = 0; depth < path.length; depth++) {
+    const keys: (string | number)[] = Array.isArray(parent) ? parent.map((_, i) => i) : Object.keys(parent);
+    if (!keys.length) return undefined;
+    const key = keys[path[depth] % keys.length];
+    const child = (parent as Record<string | number, unknown>)[key];
+    if (depth === path.length - 1 || !child || typeof child !== 'object') return { parent, key };
+    parent = child as Record<string, unknown> | unknown[];
+  }
+  return undefined;
+}
+
+function nest(depth: number, shape: 'array' | 'object' | 'mixed', inner: string): string {
+  const open = shape === 'array' ? '[' : shape === 'object' ? '{"a":' : '[{"a":';
+  const close = shape === 'array' ? ']' : shape === 'object' ? '}' : '}]';
+  const n = shape === 'mixed' ? Math.ceil(depth / 2) : depth;
+  return open.repeat(n) + inner + close.repeat(n);
+}
+
+/** The bytes and content type of a body recipe, built from a valid sample document. */
+export function materializeBody(recipe: BodyRecipe, sample: Record<string, unknown>, maxBodyBytes: number): { bytes: Buffer; note: string } {
+  const doc = structuredClone(sample);
+  const text = (t: string) => Buffer.from(t, 'utf8');
+  const firstString = Object.keys(doc).find((k) => typeof doc[k] === 'string') ?? 'codeValue';
+  switch (recipe.t) {
+    case 'json': return { bytes: text(JSON.stringify(recipe.value)), note: 'random JSON' };
+    case 'sample': return { bytes: text(JSON.stringify(doc)), note: 'valid sample' };
+    case 'drop': {
+      const at = locate(doc, recipe.path);
+      if (at) Array.isArray(at.parent) ? at.parent.splice(at.key as number, 1) : delete at.parent[at.key as string];
+      return { bytes: text(JSON.stringify(doc)), note: `member dropped` };
+    }
+    case 'wrong-type': {
+      const at = locate(doc, recipe.path);
+      if (at) (at.parent as Record<string | number, unknown>)[at.key] = wrongType((at.parent as Record<string | number, unknown>)[at.key], recipe.variant);
+      return { bytes: text(JSON.stringify(doc)), note: `wrong type at ${String(at?.key)}` };
+    }
+    case 'replace': {
+      const at = locate(doc, recipe.path);
+      if (at) (at.parent as Record<string | number, unknown>)[at.key] = recipe.value;
+      return { bytes: text(JSON.stringify(doc)), note: 'member replaced' };
+    }
+    case 'truncate': {
+      const full = JSON.stringify(doc);
+      return { bytes: text(full.slice(0, recipe.cut % Math.max(1, full.length))), note: 'truncated JSON' };
+    }
+    case 'deep': {
+      const inner = nest(recipe.depth, recipe.shape, '1');
+      const t = recipe.inField ? JSON.stringify(doc).replace(/^\{/, `{"${firstString}":${inner},`) : inner;
+      return { bytes: text(t), note: `nesting depth ${recipe.depth}` };
+    }
+    case 'huge': {
+      const unit = Buffer.byteLength(recipe.char === '"' || recipe.char === '\\' ? `\\${recipe.char}` : recipe.char === '\u0000' ? '\\u0000' : recipe.char);
+      const n = Math.max(1, Math.floor(recipe.bytes / unit));
+      const big = recipe.char.repeat(n);
+      const note = `huge ${recipe.where} (${recipe.bytes} bytes, limit ${maxBodyBytes})`;
+      switch (recipe.where) {
+        case 'field': doc[firstString] = big; return { bytes: text(JSON.stringify(doc)), note };
+        case 'key': doc[big] = 1; return { bytes: text(JSON.stringify(doc)), note };
+        case 'array': doc[firstString] = Array.from({ length: Math.floor(recipe.bytes / 4) }, () => 1); return { bytes: text(JSON.stringify(doc)), note };
+        case 'raw': return { bytes: text(big), note };
+        case 'number': return { bytes: text(`{"${firstString}":${'9'.repeat(recipe.bytes)}}`), note };
+        case 'escapes': return { bytes: text(`{"${firstString}":"${'\\ud800'.repeat(Math.floor(recipe.bytes / 6))}"}`), note };
+      }
+      return { bytes: text(big), note };
+    }
+    case 'proto': {
+      // Written as text so that the keys are the object's own members after parsing.
+      const inner = recipe.keys.map((k) => `${JSON.stringify(k)}:${JSON.stringify(recipe.value ?? { polluted: true })}`).join(',');
+      const members = JSON.stringify(doc).slice(1, -1);
+      const t = recipe.nested ? `{${members}${members ? ',' : ''}"${firstString}":{${inner}}}` : `{${inner}${members ? ',' : ''}${members}}`;
+      return { bytes: text(t), note: `keys ${recipe.keys.join(',')}` };
+    }
+    case 'bigint': {
+      const digits = `${recipe.negative ? '-' : ''}9${'8'.repeat(recipe.digits - 1)}${recipe.fraction ? '.5' : ''}`;
+      const numeric = Object.keys(doc).find((k) => typeof doc[k] === 'number') ?? firstString;
+      return { bytes: text(JSON.stringify(doc).replace(/^\{/, `{"${numeric}":${digits},`)), note: `${recipe.digits}-digit number` };
+    }
+    case 'charset': {
+      doc[firstString] = `Zoë ${String(doc[firstString] ?? '')} ✓`;
+      const t = JSON.stringify(doc);
+      switch (recipe.enc) {
+        case 'utf16le': return { bytes: Buffer.from(t, 'utf16le'), note: 'UTF-16LE body' };
+        case 'utf16le-bom': return { bytes: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(t, 'utf16le')]), note: 'UTF-16LE body with BOM' };
+        case 'latin1': return { bytes: Buffer.from(t, 'latin1'), note: 'Latin-1 body' };
+        case 'invalid-utf8': return { bytes: Buffer.concat([Buffer.from(t.slice(0, -2)), Buffer.from([0xc3, 0x28, 0xff, 0xfe]), Buffer.from('"}')]), note: 'invalid UTF-8' };
+        case 'utf8-bom': return { bytes: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(t)]), note: 'UTF-8 with BOM' };
+        case 'nul': return { bytes: Buffer.from(t.replace(/^\{/, '{\u0000')), note: 'NUL byte' };
+        case 'lone-surrogate': return { bytes: Buffer.from(t.replace(/^\{/, `{"${firstString}":"\\udc00\\ud800",`)), note: 'lone surrogates' };
+      }
+      return { bytes: Buffer.from(t), note: 'charset' };
+    }
+    case 'text': return { bytes: text(recipe.text), note: 'random text' };
+    case 'bytes': return { bytes: Buffer.from(recipe.bytes), note: 'random bytes' };
+    case 'empty': return { bytes: text(recipe.ws), note: 'empty body' };
+    case 'dup-keys': {
+      const members = JSON.stringify(doc).slice(1, -1);
+      return { bytes: text(`{${members}${members ? ',' : ''}"${firstString}":${JSON.stringify(recipe.value)}}`), note: 'duplicate key' };
+    }
+  }
+}
+
+function idSegment(recipe: IdRecipe, sample: ResourceSample | undefined): string {
+  switch (recipe.t) {
+    case 'existing': {
+      const found = pick(sample?.ids ?? [], recipe.i) ?? '0123456789abcdef0123456789abcdef';
+      const dashed = `${found.slice(0, 8)}-${found.slice(8, 12)}-${found.slice(12, 16)}-${found.slice(16, 20)}-${found.slice(20)}`;
+      return { plain: found, upper: found.toUpperCase(), dashes: dashed, braces: `%7B${dashed}%7D`, 'dashes-upper': dashed.toUpperCase() }[recipe.spelling];
+    }
+    case 'hex': return recipe.hex || '0';
+    case 'text': return encodeURIComponent(recipe.text) || '%20';
+    case 'raw': return recipe.raw;
+    case 'long': return 'a'.repeat(recipe.n);
+  }
+}
+
+/** Raw text where HTTP allows it (a request target has no spaces or controls), else percent-encoded. */
+const raw = (s: string, keep: boolean | undefined) => (keep && /^[\x21-\x7e]*$/.test(s) ? s : encodeURIComponent(s));
+
+function queryString(params: QueryParam[]): string {
+  if (!params.length) return '';
+  return `?${params.map((p) => `${raw(p.name, p.rawName)}=${raw(p.value, p.rawValue)}`).join('&')}`;
+}
+
+/**
+ * Node refuses request heads over 16 KiB (431, before the app sees them): long ids, query
+ * strings and headers are cut so that the request reaches the service.
+ */
+const MAX_HEAD = 12_000;
+function fitHead(req: HttpRequest): HttpRequest {
+  const headerBytes = Object.entries(req.headers).reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
+  const room = MAX_HEAD - headerBytes;
+  if (req.url.length <= room) return req;
+  const [path, query] = req.url.split('?', 2);
+  const url = path.length <= room ? `${path}${query === undefined ? '' : `?${query.slice(0, Math.max(0, room - path.length - 1))}`}` : path.slice(0, Math.max(room, 200));
+  return { ...req, url: url.replace(/%[0-9A-Fa-f]?$/, ''), kind: `${req.kind} (cut to fit)` };
+}
+
+/** The HTTP request a recipe describes. */
+export function materialize(recipe: Recipe, target: FuzzTarget): HttpRequest {
+  return fitHead(materializeRaw(recipe, target));
+}
+
+function materializeRaw(recipe: Recipe, target: FuzzTarget): HttpRequest {
+  const base = target.dataApiBaseUrl;
+  const basePath = new URL(base).pathname.replace(/\/$/, '');
+  const origin = new URL(base).origin;
+  const headers: Record<string, string> = {};
+  for (const h of recipe.headers) headers[h.name] = h.value;
+  if (recipe.correlation !== undefined) headers['correlation-id'] = recipe.correlation;
+  if (recipe.host !== undefined) headers.host = recipe.host;
+  const authorization = authHeader(recipe.auth, target);
+  if (authorization) headers.authorization = authorization;
+  else delete headers.authorization;
+  const sampleOf = (res: number) => target.samples[res % target.samples.length];
+  const docOf = (s: ResourceSample, i: number) => pick(s.docs, i) ?? { codeValue: 'x', namespace: 'uri://fuzz.test', shortDescription: 'x' };
+  const withBody = (b: BodyRecipe | null, s: ResourceSample, i: number, ct: string | null) => {
+    if (!b) return {};
+    const { bytes, note } = materializeBody(b, docOf(s, i), target.maxBodyBytes);
+    if (ct !== null) headers['content-type'] = ct;
+    return { body: bytes, note };
+  };
+  const data = (path: string, rest: Partial<HttpRequest> & { method: string; kind: string }): HttpRequest => ({ service: 'data', url: `${base}${DATA_ROOT}/core/${path}`, headers, ...rest });
+
+  switch (recipe.k) {
+    case 'post': {
+      const s = sampleOf(recipe.res);
+      const b = withBody(recipe.body, s, recipe.sample, recipe.ct);
+      return data(s.endpoint, { method: 'POST', body: b.body, chunked: recipe.chunked, kind: `POST ${b.note}` });
+    }
+    case 'put': {
+      const s = sampleOf(recipe.res);
+      const b = withBody(recipe.body, s, recipe.sample, recipe.ct);
+      if (recipe.ifMatch !== null) headers['if-match'] = recipe.ifMatch;
+      return data(`${s.endpoint}/${idSegment(recipe.id, s)}`, { method: 'PUT', body: b.body, chunked: recipe.chunked, kind: `PUT ${recipe.id.t} id, ${b.note}` });
+    }
+    case 'delete': {
+      const s = sampleOf(recipe.res);
+      if (recipe.ifMatch !== null) headers['if-match'] = recipe.ifMatch;
+      return data(`${s.endpoint}/${idSegment(recipe.id, s)}`, { method: 'DELETE', kind: `DELETE ${recipe.id.t} id` });
+    }
+    case 'get-item': {
+      const s = sampleOf(recipe.res);
+      if (recipe.snapshot) headers['use-snapshot'] = 'true';
+      return data(`${s.endpoint}/${idSegment(recipe.id, s)}${queryString(recipe.query)}`, { method: 'GET', kind: `GET item ${recipe.id.t} id` });
+    }
+    case 'get-collection': {
+      const s = sampleOf(recipe.res);
+      const names = [...COMMON_QUERY, ...s.queryFields];
+      // Known names of this resource, in any case, with hostile values.
+      const q = recipe.query.map((p, i) => (p.rawName || i % 2 ? p : { ...p, name: flipCase(names[(recipe.caseFlip + i) % names.length], recipe.caseFlip >> i) }));
+      if (recipe.profileAccept) headers.accept = recipe.profileAccept;
+      return data(`${flipCase(s.endpoint, recipe.caseFlip % 3 === 0 ? recipe.caseFlip : 0)}${queryString(q)}`, { method: 'GET', kind: 'GET collection query' });
+    }
+    case 'feed': {
+      const s = sampleOf(recipe.res);
+      return data(`${s.endpoint}/${recipe.feed}${queryString(recipe.query)}`, { method: 'GET', kind: `GET ${recipe.feed.toLowerCase()}` });
+    }
+    case 'method': {
+      const s = sampleOf(recipe.res);
+      const b = withBody(recipe.body, s, 0, 'application/json');
+      const path = recipe.target === 'collection' ? s.endpoint : recipe.target === 'deletes' ? `${s.endpoint}/deletes` : `${s.endpoint}/${pick(s.ids, 0) ?? 'x'}`;
+      return data(path, { method: recipe.method, body: b.body, kind: `${recipe.method} on ${recipe.target}` });
+    }
+    case 'path': {
+      const under = recipe.under.replace('{base}', basePath);
+      return { service: 'data', method: recipe.method, url: `${origin}${under}/${recipe.segments.join('/')}${queryString(recipe.query)}`, headers, kind: `${recipe.method} random path` };
+    }
+    case 'token': {
+      const good = Buffer.from(`${target.client.key}:${target.client.secret}`).toString('base64');
+      if (recipe.cred === 'basic' || recipe.cred === 'both') headers.authorization = `Basic ${good}`;
+      else if (recipe.cred === 'basic-wrong') headers.authorization = `Basic ${Buffer.from(`${target.client.key}:wrong-${target.client.secret.length}`).toString('base64')}`;
+      else if (recipe.cred === 'basic-garbage') headers.authorization = pick(['Basic', 'Basic !!!', 'Basic Og==', `Basic ${Buffer.from('a:b:c').toString('base64')}`, 'Digest x', `Basic ${good} x`], recipe.extra.length + recipe.grant.length)!;
+      else delete headers.authorization;
+      const fields: [string, string][] = [['grant_type', recipe.grant]];
+      if (recipe.scope !== null) fields.push(['scope', recipe.scope]);
+      if (recipe.cred === 'body' || recipe.cred === 'both' || recipe.cred === 'json') fields.push(['client_id', target.client.key], ['client_secret', target.client.secret]);
+      if (recipe.cred === 'body-wrong') fields.push(['client_id', target.client.key], ['client_secret', 'definitely-wrong']);
+      for (const e of recipe.extra) fields.push([e.name, e.value]);
+      let bytes: Buffer;
+      let note = recipe.cred;
+      if (recipe.body) {
+        const b = materializeBody(recipe.body, Object.fromEntries(fields), target.maxBodyBytes);
+        bytes = b.bytes;
+        note += `, ${b.note}`;
+      } else if (recipe.cred === 'json' || recipe.ct === 'application/json') bytes = Buffer.from(JSON.stringify(Object.fromEntries(fields)));
+      else bytes = Buffer.from(new URLSearchParams(fields).toString());
+      if (recipe.ct !== null) headers['content-type'] = recipe.cred === 'json' ? 'application/json' : recipe.ct;
+      else delete headers['content-type'];
+      return { service: 'data', method: 'POST', url: `${base}${TOKEN_PATH}`, headers, body: bytes, kind: `token ${note}` };
+    }
+    case 'token-info': {
+      const token = recipe.tokenField === 'same' ? target.token : recipe.tokenField === 'other' ? 'x.y.z' : undefined;
+      let bytes: Buffer;
+      if (recipe.body) bytes = materializeBody(recipe.body, token ? { token } : {}, target.maxBodyBytes).bytes;
+      else bytes = Buffer.from(recipe.ct?.startsWith('application/json') ? JSON.stringify(token ? { token } : {}) : token ? `token=${token}` : '');
+      if (recipe.ct !== null) headers['content-type'] = recipe.ct;
+      return { service: 'data', method: 'POST', url: `${base}${TOKEN_PATH}_info`, headers, body: bytes, kind: 'token_info' };
+    }
+    case 'fixed': {
+      const paths = ['/', '/metadata/', '/metadata/data/v3/resources/swagger.json', AVAILABLE_CHANGE_VERSIONS_PATH, '/admin/digest', '/admin/snapshot', '/admin/fault', TOKEN_PATH];
+      const p = paths[recipe.which % paths.length];
+      return { service: 'data', method: recipe.method, url: `${base}${p}${queryString(recipe.query)}`, headers, kind: `${recipe.method} ${p}` };
+    }
+    case 'roster': {
+      const r = new URL(target.rosteringBaseUrl).origin;
+      const sourced = recipe.sourcedId ? `/${idSegment(recipe.sourcedId, undefined)}` : '';
+      return { service: 'rostering', method: recipe.method, url: `${r}${recipe.prefix}/${recipe.endpoint}${sourced}${queryString(recipe.query)}`, headers, kind: `rostering ${recipe.method} ${recipe.sourcedId ? 'item' : 'list'}` };
+    }
+  }
+}

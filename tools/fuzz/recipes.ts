@@ -1,0 +1,180 @@
+/** Recipes: fast-check arbitraries for what to break in a request and how (small; `materialize` builds the bytes). */
+import fc from 'fast-check';
+import { ROSTER_ENDPOINTS, ROSTER_PREFIX, FILTERABLE } from '../../spec/generate/openapi-rostering.js';
+
+/** Flips the case of the characters whose bit is set (a name in an unexpected case). */
+export function flipCase(s: string, bits: number): string {
+  return [...s].map((c, i) => ((bits >> (i % 30)) & 1 ? (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) : c)).join('');
+}
+
+type Json = unknown;
+export type Auth = 'valid' | 'none' | 'garbage' | 'basic' | 'tampered' | 'alg-none' | 'scheme-only' | 'lowercase' | 'two-tokens' | 'huge';
+type Header = { name: string; value: string };
+
+export type BodyRecipe =
+  | { t: 'json'; value: Json }
+  | { t: 'sample' }
+  | { t: 'drop'; path: number[] }
+  | { t: 'wrong-type'; path: number[]; variant: number }
+  | { t: 'replace'; path: number[]; value: Json }
+  | { t: 'truncate'; cut: number }
+  | { t: 'deep'; depth: number; shape: 'array' | 'object' | 'mixed'; inField: boolean }
+  | { t: 'huge'; bytes: number; where: 'field' | 'key' | 'array' | 'raw' | 'number' | 'escapes'; char: string }
+  | { t: 'proto'; keys: string[]; nested: boolean; value: Json }
+  | { t: 'bigint'; digits: number; negative: boolean; fraction: boolean }
+  | { t: 'charset'; enc: 'utf16le' | 'utf16le-bom' | 'latin1' | 'invalid-utf8' | 'utf8-bom' | 'nul' | 'lone-surrogate' }
+  | { t: 'text'; text: string }
+  | { t: 'bytes'; bytes: number[] }
+  | { t: 'empty'; ws: string }
+  | { t: 'dup-keys'; value: Json };
+
+export type IdRecipe =
+  | { t: 'existing'; i: number; spelling: 'plain' | 'upper' | 'dashes' | 'braces' | 'dashes-upper' }
+  | { t: 'hex'; hex: string }
+  | { t: 'text'; text: string }
+  | { t: 'raw'; raw: string }
+  | { t: 'long'; n: number };
+
+export type QueryParam = { name: string; value: string; rawName?: boolean; rawValue?: boolean };
+
+interface Common { auth: Auth; headers: Header[]; correlation?: string; host?: string }
+
+export type Recipe = Common & (
+  | { k: 'post'; res: number; sample: number; body: BodyRecipe; ct: string | null; chunked: boolean }
+  | { k: 'put'; res: number; sample: number; id: IdRecipe; body: BodyRecipe; ct: string | null; ifMatch: string | null; chunked: boolean }
+  | { k: 'delete'; res: number; id: IdRecipe; ifMatch: string | null }
+  | { k: 'get-item'; res: number; id: IdRecipe; query: QueryParam[]; snapshot: boolean }
+  | { k: 'get-collection'; res: number; query: QueryParam[]; caseFlip: number; profileAccept: string | null }
+  | { k: 'feed'; res: number; feed: string; query: QueryParam[] }
+  | { k: 'method'; res: number; method: string; target: 'collection' | 'item' | 'deletes'; body: BodyRecipe | null }
+  | { k: 'path'; under: string; segments: string[]; method: string; query: QueryParam[] }
+  | { k: 'token'; cred: 'basic' | 'basic-wrong' | 'basic-garbage' | 'body' | 'body-wrong' | 'both' | 'none' | 'json'; grant: string; scope: string | null; ct: string | null; extra: QueryParam[]; body: BodyRecipe | null }
+  | { k: 'token-info'; body: BodyRecipe | null; ct: string | null; tokenField: 'same' | 'other' | 'none' }
+  | { k: 'fixed'; which: number; method: string; query: QueryParam[] }
+  | { k: 'roster'; endpoint: string; sourcedId: IdRecipe | null; query: QueryParam[]; method: string; prefix: string }
+);
+
+const NASTY_SEGMENTS = ['%', '%%', '%E0%A4%A', '%C0%AF', '%00', '%2F', '%2e%2e', '..', '.', '%uD800', '%FF%FE', '%25', '%20', '%0A', '%3F', '%23', '%5C', '~', '%F0%9F%98%80', '%ED%A0%80', '%E2%80%8B', '%C3%28'];
+const NASTY_VALUES = [...NASTY_SEGMENTS, '-1', '-0', '1e309', 'NaN', 'Infinity', '0x10', '1.5', '9223372036854775808', '99999999999999999999999', ' 5', '5 ', '+5', '1,2', 'true', 'TRUE', 'null', 'undefined', '[]', '{}', "'", '"', '<script>', '${x}', '*', '\\'];
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
+const CONTENT_TYPES = [
+  'application/json; charset=utf-16', 'application/json; charset=latin1', 'application/json; charset="UTF-8"', 'application/json;charset=utf8',
+  'application/json; charset=', 'application/json; charset=ebcdic', 'APPLICATION/JSON', 'text/plain', 'text/json', 'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x', 'application/xml', '*/*', 'application/json; profile=x', 'application/vnd.core.students.p.writable+json',
+  'application/vnd.core.x.y.readable+json', 'application/merge-patch+json', ';', 'application/', 'json',
+];
+const KNOWN_HEADERS = ['if-match', 'if-none-match', 'use-snapshot', 'accept', 'accept-charset', 'accept-encoding', 'accept-language', 'origin', 'referer',
+  'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded', 'cookie', 'range', 'if-modified-since', 'cache-control', 'content-encoding',
+  'content-language', 'user-agent', 'x-http-method-override', 'prefer', 'total-count', 'correlation-id'];
+const PROTO_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__'];
+
+const headerValue = fc.string({ maxLength: 60, unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)) });
+const anyString = (maxLength: number) => fc.oneof(fc.string({ maxLength }), fc.string({ maxLength, unit: 'binary' }), fc.string({ maxLength, unit: 'grapheme' }));
+const json = fc.jsonValue({ maxDepth: 3 });
+/** `arb` in one case out of `oneIn`, else `nil`. */
+const sometimes = <T, N>(arb: fc.Arbitrary<T>, oneIn: number, nil: N): fc.Arbitrary<T | N> => fc.oneof({ weight: oneIn - 1, arbitrary: fc.constant(nil) }, { weight: 1, arbitrary: arb });
+const path = fc.array(fc.nat(), { minLength: 1, maxLength: 3 });
+
+const auth: fc.Arbitrary<Auth> = fc.oneof(
+  { weight: 14, arbitrary: fc.constant('valid' as const) },
+  { weight: 1, arbitrary: fc.constantFrom<Auth>('none', 'garbage', 'basic', 'tampered', 'alg-none', 'scheme-only', 'lowercase', 'two-tokens', 'huge') },
+);
+const headers = fc.array(fc.record({
+  name: fc.oneof(fc.constantFrom(...KNOWN_HEADERS), fc.stringMatching(/^x-[a-z0-9-]{1,16}$/)),
+  value: fc.oneof(headerValue, fc.constantFrom('true', 'TRUE', '*', '"1"', 'W/"1"', 'application/vnd.core.students.x.readable+json', 'gzip', 'bytes=0-1')),
+}), { maxLength: 3 });
+const common = {
+  auth,
+  headers,
+  correlation: sometimes(fc.oneof(headerValue, fc.uuid()), 4, undefined),
+  host: sometimes(fc.constantFrom('evil.test', 'a:b:c', '[::1]:80', 'x'.repeat(300), '127.0.0.1:1', ''), 30, undefined),
+};
+
+const body: fc.Arbitrary<BodyRecipe> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ t: fc.constant('json' as const), value: json }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('sample' as const) }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('drop' as const), path }) },
+  { weight: 5, arbitrary: fc.record({ t: fc.constant('wrong-type' as const), path, variant: fc.nat() }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('replace' as const), path, value: json }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('truncate' as const), cut: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('deep' as const), depth: fc.oneof(fc.integer({ min: 20, max: 800 }), fc.integer({ min: 800, max: 20_000 }), fc.integer({ min: 20_000, max: 150_000 })), shape: fc.constantFrom('array' as const, 'object' as const, 'mixed' as const), inField: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('huge' as const), bytes: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1000, max: 100_000 }) }, { weight: 2, arbitrary: fc.integer({ min: 100_000, max: 900_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 1_100_000, max: 4_000_000 }) }), where: fc.constantFrom('field' as const, 'key' as const, 'array' as const, 'raw' as const, 'number' as const, 'escapes' as const), char: fc.constantFrom('a', 'é', '😀', '\u0000', '"', '\\', '<', ' ', '1') }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('proto' as const), keys: fc.subarray(PROTO_KEYS, { minLength: 1 }), nested: fc.boolean(), value: json }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('bigint' as const), digits: fc.integer({ min: 15, max: 400 }), negative: fc.boolean(), fraction: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('charset' as const), enc: fc.constantFrom('utf16le' as const, 'utf16le-bom' as const, 'latin1' as const, 'invalid-utf8' as const, 'utf8-bom' as const, 'nul' as const, 'lone-surrogate' as const) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('text' as const), text: anyString(80) }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('bytes' as const), bytes: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 120 }) }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('empty' as const), ws: fc.constantFrom('', ' ', '\n', '\t\r\n ', '\uFEFF') }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('dup-keys' as const), value: json }) },
+);
+const contentType = fc.oneof({ weight: 10, arbitrary: fc.constant('application/json') }, { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: headerValue });
+const ifMatch = fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.oneof(headerValue, fc.constantFrom('*', '"1"', 'W/"2"', '"', '""', ',,', '"1", "2"', 'W/', '*,*')) });
+const id: fc.Arbitrary<IdRecipe> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ t: fc.constant('existing' as const), i: fc.nat(), spelling: fc.constantFrom('plain' as const, 'upper' as const, 'dashes' as const, 'braces' as const, 'dashes-upper' as const) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('hex' as const), hex: fc.stringMatching(/^[0-9a-fA-F]{0,40}$/) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('text' as const), text: anyString(40) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('raw' as const), raw: fc.oneof(fc.constantFrom(...NASTY_SEGMENTS), fc.array(fc.constantFrom(...NASTY_SEGMENTS, 'a', '0', '-'), { minLength: 2, maxLength: 6 }).map((a) => a.join(''))) }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('long' as const), n: fc.integer({ min: 100, max: 12_000 }) }) },
+);
+const queryValue = fc.oneof(
+  fc.constantFrom(...NASTY_VALUES).map((value) => ({ value, rawValue: true })),
+  fc.oneof(fc.integer().map(String), fc.double().map(String), fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String), anyString(30), fc.constantFrom('', 'true', 'false', 'True', 'FALSE', 'yes', '2020-01-01', '2020-13-45'), fc.integer({ min: 200, max: 5000 }).map((n) => 'x'.repeat(n)))
+    .map((value) => ({ value, rawValue: false })),
+);
+const query = (names: string[]) => fc.array(fc.tuple(
+  fc.oneof(
+    { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...names), fc.nat()).map(([n, flip]) => ({ name: flipCase(n, flip), rawName: false })) },
+    { weight: 1, arbitrary: fc.constantFrom(...PROTO_KEYS).map((name) => ({ name, rawName: false })) },
+    { weight: 1, arbitrary: anyString(20).map((name) => ({ name, rawName: false })) },
+    { weight: 1, arbitrary: fc.constantFrom(...NASTY_SEGMENTS).map((name) => ({ name, rawName: true })) },
+  ),
+  queryValue,
+).map(([n, v]) => ({ ...n, ...v })), { maxLength: 5 });
+export const COMMON_QUERY = ['offset', 'limit', 'totalCount', 'MinChangeVersion', 'MaxChangeVersion', 'correlationId', 'id'];
+const ROSTER_QUERY = ['limit', 'offset', 'sort', 'orderBy', 'filter', 'fields'];
+const ALL_ROSTER_FIELDS = [...new Set(Object.values(FILTERABLE).flat())];
+const rosterFilter = fc.array(fc.tuple(
+  fc.oneof(fc.constantFrom(...ALL_ROSTER_FIELDS), anyString(10)),
+  fc.constantFrom('=', '!=', '>', '>=', '<', '<=', '~', '==', '<>', ' ', ''),
+  fc.oneof(fc.string({ maxLength: 20 }).map((s) => `'${s.replace(/'/g, "''")}'`), anyString(20), fc.constantFrom("'", "''", "'a''", '"x"', "'\u0000'", `'${'y'.repeat(300)}'`)),
+  fc.constantFrom(' AND ', ' OR ', ' and ', ' or ', ' NOT ', ' ', ''),
+), { minLength: 1, maxLength: 25 }).map((parts) => parts.map(([f, op, v, join], i) => `${f}${op}${v}${i < parts.length - 1 ? join : ''}`).join(''));
+const rosterQuery = fc.array(fc.oneof(
+  fc.record({ name: fc.constant('filter'), value: rosterFilter, rawValue: fc.constant(false) }),
+  fc.record({ name: fc.constantFrom('sort', 'fields'), value: fc.array(fc.oneof(fc.constantFrom(...ALL_ROSTER_FIELDS), anyString(8)), { maxLength: 4 }).map((a) => a.join(',')), rawValue: fc.constant(false) }),
+  fc.tuple(fc.tuple(fc.constantFrom(...ROSTER_QUERY, ...PROTO_KEYS), fc.nat()).map(([n, f]) => flipCase(n, f)), queryValue).map(([name, v]) => ({ name, ...v })),
+), { maxLength: 4 });
+
+const dataRecipe: fc.Arbitrary<Recipe> = fc.oneof(
+  { weight: 22, arbitrary: fc.record({ k: fc.constant('post' as const), res: fc.nat(), sample: fc.nat(), body, ct: contentType, chunked: fc.boolean(), ...common }) },
+  { weight: 10, arbitrary: fc.record({ k: fc.constant('put' as const), res: fc.nat(), sample: fc.nat(), id, body, ct: contentType, ifMatch, chunked: fc.boolean(), ...common }) },
+  { weight: 5, arbitrary: fc.record({ k: fc.constant('delete' as const), res: fc.nat(), id, ifMatch, ...common }) },
+  { weight: 6, arbitrary: fc.record({ k: fc.constant('get-item' as const), res: fc.nat(), id, query: query(['fields', 'offset']), snapshot: fc.boolean(), ...common }) },
+  { weight: 12, arbitrary: fc.record({ k: fc.constant('get-collection' as const), res: fc.nat(), query: query([...COMMON_QUERY, 'schoolId', 'studentUniqueId', 'codeValue', 'namespace', 'beginDate', 'schoolYear']), caseFlip: fc.nat(), profileAccept: sometimes(fc.constantFrom('application/vnd.core.students.nope.readable+json', 'application/vnd.core.x', 'application/vnd.core.students.p.writable+json'), 6, null), ...common }) },
+  { weight: 4, arbitrary: fc.record({ k: fc.constant('feed' as const), res: fc.nat(), feed: fc.constantFrom('deletes', 'keyChanges', 'DELETES', 'keychanges'), query: query(COMMON_QUERY), ...common }) },
+  { weight: 3, arbitrary: fc.record({ k: fc.constant('method' as const), res: fc.nat(), method: fc.constantFrom(...METHODS), target: fc.constantFrom('collection' as const, 'item' as const, 'deletes' as const), body: sometimes(body, 2, null), ...common }) },
+  { weight: 6, arbitrary: fc.record({ k: fc.constant('path' as const), under: fc.constantFrom('', '/v7.3/api', '{base}', '{base}/data/v3', '{base}/data/v3/core', '{base}/metadata', '{base}/changeQueries/v1', '{base}/admin', '{base}/oauth'), segments: fc.array(fc.oneof(anyString(12).map(encodeURIComponent), fc.constantFrom(...NASTY_SEGMENTS, 'core', 'students', 'deletes', 'keyChanges', 'data', 'v3', '', 'swagger.json', 'token', 'snapshot', 'digest', 'fault')), { maxLength: 5 }), method: fc.constantFrom(...METHODS), query: query(COMMON_QUERY), ...common }) },
+  { weight: 6, arbitrary: fc.record({ k: fc.constant('token' as const), cred: fc.constantFrom('basic' as const, 'basic-wrong' as const, 'basic-garbage' as const, 'body' as const, 'body-wrong' as const, 'both' as const, 'none' as const, 'json' as const), grant: fc.oneof(fc.constantFrom('client_credentials', 'CLIENT_CREDENTIALS', 'password', '', 'client_credentials ', 'authorization_code'), anyString(12)), scope: sometimes(fc.oneof(fc.constantFrom('roster-core.readonly', 'roster.readonly x', '255901', '0', 'a/b/roster-core.readonly', ''), anyString(20)), 2, null), ct: fc.oneof({ weight: 4, arbitrary: fc.constant('application/x-www-form-urlencoded') }, { weight: 1, arbitrary: contentType }), extra: query(['client_id', 'client_secret', 'grant_type', 'scope', 'CLIENT_ID', 'Grant_Type']), body: sometimes(body, 5, null), ...common }) },
+  { weight: 2, arbitrary: fc.record({ k: fc.constant('token-info' as const), body: sometimes(body, 3, null), ct: contentType, tokenField: fc.constantFrom('same' as const, 'other' as const, 'none' as const), ...common }) },
+  { weight: 3, arbitrary: fc.record({ k: fc.constant('fixed' as const), which: fc.nat(), method: fc.constantFrom(...METHODS), query: query(COMMON_QUERY), ...common }) },
+);
+const rosterRecipe: fc.Arbitrary<Recipe> = fc.record({
+  k: fc.constant('roster' as const),
+  endpoint: fc.oneof({ weight: 6, arbitrary: fc.tuple(fc.constantFrom(...ROSTER_ENDPOINTS.map((e) => e.endpoint)), fc.nat({ max: 8 })).map(([e, f]) => (f === 0 ? flipCase(e, 7) : e)) }, { weight: 1, arbitrary: fc.oneof(anyString(12).map(encodeURIComponent), fc.constantFrom(...NASTY_SEGMENTS)) }),
+  sourcedId: sometimes(id, 2, null),
+  query: rosterQuery,
+  method: fc.oneof({ weight: 8, arbitrary: fc.constant('GET') }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
+  prefix: fc.oneof({ weight: 8, arbitrary: fc.constant(ROSTER_PREFIX) }, { weight: 1, arbitrary: fc.constantFrom(`/x${ROSTER_PREFIX}`, `/%${ROSTER_PREFIX}`, `/2026${ROSTER_PREFIX}`, ROSTER_PREFIX.toUpperCase(), '/std/roster', '', '/health-check', `/a/b/c${ROSTER_PREFIX}`, `//${ROSTER_PREFIX}`) }),
+  ...common,
+});
+
+/** The recipe arbitrary: about a fifth of the requests go to the rostering service. */
+export const recipes: fc.Arbitrary<Recipe> = fc.oneof({ weight: 4, arbitrary: dataRecipe }, { weight: 1, arbitrary: rosterRecipe });
+
+/** `count` recipes, deterministic for a seed. */
+export function generate(seed: number, count: number): Recipe[] {
+  return fc.sample(recipes, { seed, numRuns: count });
+}
+
+/** The seed of the b-th batch of a run: distinct runs never share batches. */
+export const batchSeed = (seed: number, b: number): number => (Math.imul(seed ^ 0x5bd1e995, 0x27d4eb2d) + Math.imul(b + 1, 0x165667b1)) | 0;

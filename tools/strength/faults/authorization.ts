@@ -1,0 +1,52 @@
+/** Faulty deployments that break data.authorization. */
+import reference from '../../../suites/targets/reference.json' with { type: 'json' };
+import { dataPath, jsonOf } from '../proxy.js';
+import { isWrite, item, type Fault } from './helpers.js';
+
+/** The reference target's namespace-limited and permission-limited clients, whose checks these faults loosen. */
+const NAMESPACE_PREFIX = reference.capabilities.namespaceLimited.namespacePrefix;
+const PERMISSION_LIMITED = reference.capabilities.permissionLimits.client;
+const READ_ONLY_RESOURCE = reference.capabilities.permissionLimits.readOnlyResource.toLowerCase();
+
+export const authorizationFaults: Fault[] = [
+  {
+    name: 'namespace-prefixes-ignored', family: 'data.authorization', suites: ['authorization'],
+    description: 'writes of namespaced records are not checked against the caller\'s namespace prefixes',
+    request: async (req, tools) => {
+      if (!dataPath(req) || !isWrite(req) || typeof (jsonOf(req) as { namespace?: unknown } | undefined)?.namespace !== 'string') return;
+      await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients.namespaceLimited?.key && Boolean((c.client_id = tools.clients.primary.key)));
+    },
+  },
+  {
+    name: 'education-organization-claims-ignored', family: 'data.authorization', suites: ['authorization'],
+    description: 'reads by a relationship-based client are not limited to its education organizations',
+    request: async (req, tools) => {
+      if (!dataPath(req) || req.method !== 'GET') return;
+      await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients.schoolLimited?.key && Boolean((c.client_id = tools.clients.primary.key)));
+    },
+  },
+  {
+    name: 'permission-set-reads-unchecked', family: 'data.authorization', suites: ['authorization'],
+    description: 'reads are not checked against the client\'s permission set (a denied resource is readable)',
+    request: async (req, tools) => {
+      if (dataPath(req) && req.method === 'GET') await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients.namespaceLimited?.key && Boolean((c.client_id = tools.clients.primary.key)));
+    },
+  },
+  {
+    name: 'namespace-prefix-contained-accepted', family: 'data.authorization', suites: ['authorization'],
+    description: 'a namespace that contains one of the caller\'s prefixes anywhere (not only at its start) passes the namespace check',
+    request: async (req, tools) => {
+      const namespace = dataPath(req) && isWrite(req) ? (jsonOf(req) as { namespace?: unknown } | undefined)?.namespace : undefined;
+      if (typeof namespace !== 'string' || !NAMESPACE_PREFIX || !namespace.includes(NAMESPACE_PREFIX) || namespace.startsWith(NAMESPACE_PREFIX)) return;
+      await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients.namespaceLimited?.key && Boolean((c.client_id = tools.clients.primary.key)));
+    },
+  },
+  {
+    name: 'permission-set-updates-deletes-unchecked', family: 'data.authorization', suites: ['authorization'],
+    description: 'a read-only permission set refuses creates but lets the client update and delete',
+    request: async (req, tools) => {
+      if (!item(req) || (req.method !== 'PUT' && req.method !== 'DELETE') || dataPath(req)?.resource.toLowerCase() !== READ_ONLY_RESOURCE) return;
+      await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients[PERMISSION_LIMITED]?.key && Boolean((c.client_id = tools.clients.primary.key)));
+    },
+  },
+];

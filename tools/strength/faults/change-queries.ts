@@ -1,0 +1,52 @@
+/** Faulty deployments that break data.change-queries. */
+import { pathOf, queryOf, setQuery } from '../proxy.js';
+import { isData, item, feed, editJson, type Fault } from './helpers.js';
+
+export const changeQueriesFaults: Fault[] = [
+  {
+    name: 'deletes-missing-item', family: 'data.change-queries', suites: ['change-queries'],
+    description: '/deletes leaves out the newest item of every page',
+    response: (res, req) => {
+      if (!feed(req) || !/deletes/i.test(pathOf(req)) || res.status !== 200) return;
+      editJson(res, (items) => (Array.isArray(items) && items.length ? items.slice(0, -1) : items));
+    },
+  },
+  {
+    name: 'feed-order-descending', family: 'data.change-queries', suites: ['change-queries'],
+    description: '/deletes and /keyChanges list items newest first',
+    response: (res, req) => { if (feed(req) && res.status === 200) editJson(res, (items) => (Array.isArray(items) ? items.reverse() : items)); },
+  },
+  {
+    name: 'feed-min-bound-exclusive', family: 'data.change-queries', suites: ['change-queries'],
+    description: 'MinChangeVersion on the feeds is an exclusive bound',
+    request: (req) => {
+      if (!feed(req)) return;
+      const q = queryOf(req);
+      const name = [...q.keys()].find((k) => k.toLowerCase() === 'minchangeversion');
+      if (name && /^\d+$/.test(q.get(name)!)) { q.set(name, String(Number(q.get(name)) + 1)); setQuery(req, q); }
+    },
+  },
+  {
+    name: 'key-changes-order-descending', family: 'data.change-queries', suites: ['change-queries'],
+    description: '/keyChanges (only) lists items newest first',
+    response: (res, req) => { if (feed(req) && /keyChanges/i.test(pathOf(req)) && res.status === 200) editJson(res, (items) => (Array.isArray(items) ? items.reverse() : items)); },
+  },
+  {
+    name: 'deletes-not-filtered-by-authorization', family: 'data.change-queries', suites: ['change-queries'],
+    description: '/deletes lists every deletion, also of records the caller may not see',
+    request: async (req, tools) => { if (feed(req)) await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients.schoolLimited?.key && Boolean((c.client_id = tools.clients.primary.key))); },
+  },
+  {
+    name: 'available-change-versions-frozen', family: 'data.change-queries', suites: ['change-queries'],
+    description: 'availableChangeVersions keeps answering the newestChangeVersion it first gave',
+    response: (res, req, tools) => {
+      if (!isData(req) || !/availableChangeVersions$/.test(pathOf(req)) || res.status !== 200) return;
+      editJson(res, (b) => {
+        const body = b as { newestChangeVersion?: number };
+        const first = tools.state.get('newest') as number | undefined;
+        if (first === undefined) tools.state.set('newest', body.newestChangeVersion);
+        else body.newestChangeVersion = first;
+      });
+    },
+  },
+];

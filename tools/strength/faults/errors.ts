@@ -1,0 +1,63 @@
+/** Faulty deployments that break data.errors. */
+import registry from '../../../spec/errors/problem-types.json' with { type: 'json' };
+import { header, setJson } from '../proxy.js';
+import { isData, item, problemOf, problem, type Fault } from './helpers.js';
+
+export const errorsFaults: Fault[] = [
+  {
+    name: 'problem-type-wrong-prefix', family: 'data.errors', suites: ['errors'],
+    description: 'problem types carry the upstream prefix urn:ed-fi:api: instead of the configured one',
+    response: (res, req) => {
+      const p = isData(req) ? problemOf(res) : undefined;
+      if (p && String(p.type).startsWith(registry.prefix)) { p.type = `urn:ed-fi:api:${String(p.type).slice(registry.prefix.length)}`; setJson(res, p); }
+    },
+  },
+  {
+    name: 'conflict-409-as-400', family: 'data.errors', suites: ['errors'],
+    description: 'conflicts (unresolved reference, dependent item, duplicate identity) answer 400 instead of 409',
+    response: (res, req) => { const p = isData(req) && res.status === 409 ? problemOf(res) : undefined; if (p) { res.status = 400; p.status = 400; setJson(res, p); } },
+  },
+  {
+    name: 'problem-correlation-id-missing', family: 'data.errors', suites: ['errors'],
+    description: 'problem bodies carry no correlationId',
+    response: (res, req) => { const p = isData(req) ? problemOf(res) : undefined; if (p && 'correlationId' in p) { delete p.correlationId; setJson(res, p); } },
+  },
+  {
+    name: 'problem-content-type-without-charset', family: 'data.errors', suites: ['errors'],
+    description: 'problem responses are served as application/problem+json without charset',
+    response: (res, req) => { if (isData(req) && problemOf(res)) res.headers['content-type'] = 'application/problem+json'; },
+  },
+  {
+    name: 'validation-errors-first-only', family: 'data.errors', suites: ['errors'],
+    description: 'a 400 data-validation-failed reports only the first failure',
+    response: (res, req) => {
+      const p = isData(req) ? problemOf(res) : undefined;
+      const errors = p?.validationErrors as Record<string, unknown> | undefined;
+      if (!errors || Object.keys(errors).length < 2) return;
+      const [first] = Object.entries(errors);
+      p!.validationErrors = Object.fromEntries([first]);
+      setJson(res, p);
+    },
+  },
+  {
+    name: 'correlation-id-header-ignored', family: 'data.errors', suites: ['errors'],
+    description: 'the correlation-id request header is not echoed: every problem gets a generated correlationId',
+    request: (req) => { if (isData(req)) delete req.headers['correlation-id']; },
+  },
+  {
+    name: 'problem-stack-trace', family: 'data.errors', suites: ['errors'],
+    description: '400 problems carry the parser\'s stack trace in a debug member',
+    response: (res, req) => {
+      const p = isData(req) && res.status === 400 ? problemOf(res) : undefined;
+      if (p) { p.debug = 'SyntaxError: Unexpected end of JSON input\n    at JSON.parse (<anonymous>)\n    at readBody (/app/src/http/body.ts:52:19)'; setJson(res, p); }
+    },
+  },
+  {
+    name: 'server-error-detail-leaks', family: 'data.errors', suites: ['errors'],
+    description: 'a 500 carries the exception and its source location instead of the fixed detail',
+    response: (res, req) => {
+      const p = isData(req) && res.status === 500 ? problemOf(res) : undefined;
+      if (p) { p.detail = "TypeError: Cannot read properties of undefined (reading 'id') at upsert (/app/src/handlers/upsert.ts:41:17)"; setJson(res, p); }
+    },
+  },
+];

@@ -1,0 +1,35 @@
+/** Faulty deployments that break data.etag. */
+import { createHash } from 'node:crypto';
+import { eachObject, header } from '../proxy.js';
+import { isData, item, editJson, type Fault } from './helpers.js';
+
+export const etagFaults: Fault[] = [
+  {
+    name: 'etag-header-missing', family: 'data.etag', suites: ['etag'],
+    description: 'no ETag header on any response',
+    response: (res, req) => { if (isData(req)) delete res.headers.etag; },
+  },
+  {
+    name: 'etag-header-unquoted', family: 'data.etag', suites: ['etag'],
+    description: 'the ETag header carries the etag without the quotes',
+    response: (res, req) => { const e = header(res, 'etag'); if (isData(req) && e) res.headers.etag = e.replace(/"/g, ''); },
+  },
+  {
+    name: 'if-match-ignored', family: 'data.etag', suites: ['etag'],
+    description: 'If-Match on PUT and DELETE is ignored (no 412 for a stale etag)',
+    request: (req) => { if (item(req) && (req.method === 'PUT' || req.method === 'DELETE')) delete req.headers['if-match']; },
+  },
+  {
+    name: 'if-none-match-never-304', family: 'data.etag', suites: ['etag'],
+    description: 'If-None-Match on GET is ignored (never 304)',
+    request: (req) => { if (isData(req) && req.method === 'GET') delete req.headers['if-none-match']; },
+  },
+  {
+    name: 'etag-unchanged-on-update', family: 'data.etag', suites: ['etag'],
+    description: '_etag is derived from the id alone, so it stays the same when the record changes',
+    response: (res, req) => {
+      if (!isData(req) || req.method !== 'GET' || res.status !== 200) return;
+      editJson(res, (body) => eachObject(body, (o) => { if (typeof o._etag === 'string' && typeof o.id === 'string') o._etag = createHash('sha1').update(o.id).digest('hex').slice(0, 16); }));
+    },
+  },
+];

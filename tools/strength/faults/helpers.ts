@@ -1,0 +1,111 @@
+/** The fault type and the small predicates and builders the fault families share. */
+import { randomUUID } from 'node:crypto';
+import registry from '../../../spec/errors/problem-types.json' with { type: 'json' };
+import {
+  answerJson, dataPath, header, jsonOf, pathOf, setJson,
+  type ProxiedRequest, type ProxiedResponse, type Tools, type Transformer,
+} from '../proxy.js';
+
+/** One faulty deployment: a deviation from the seed the proxy makes out of the conforming reference. */
+export interface Fault extends Transformer {
+  name: string;
+  /** The rule family the deviation breaks (`data.<family>` or `roster.<family>`). */
+  family: string;
+  description: string;
+  /** Suite folders or spec files under suites/ to run against it. */
+  suites: string[];
+  /** Playwright --grep / --grep-invert, to leave out expensive tests that cannot notice it. */
+  grep?: string;
+  grepInvert?: string;
+}
+
+// ---- small predicates and builders ---------------------------------------------------------------
+
+export const isData = (req: ProxiedRequest) => req.route.service === 'data';
+export const isRoster = (req: ProxiedRequest) => req.route.service === 'rostering';
+export const isWrite = (req: ProxiedRequest) => req.method === 'POST' || req.method === 'PUT';
+/** Data requests on a resource collection, an item (`<resource>/<id>`), or a feed (`/deletes`, `/keyChanges`). */
+export const collection = (req: ProxiedRequest) => isData(req) && dataPath(req)?.rest.length === 0;
+export const item = (req: ProxiedRequest) => { const p = isData(req) ? dataPath(req) : undefined; return p?.rest.length === 1 && !['deletes', 'keychanges'].includes(p.rest[0].toLowerCase()); };
+export const feed = (req: ProxiedRequest) => { const p = isData(req) ? dataPath(req) : undefined; return p?.rest.length === 1 && ['deletes', 'keychanges'].includes(p.rest[0].toLowerCase()); };
+export const tokenEndpoint = (req: ProxiedRequest) => isData(req) && /\/oauth\/token$/.test(pathOf(req));
+export const isJson = (m: { headers: ProxiedRequest['headers'] }) => /json/i.test(header(m, 'content-type') ?? '');
+
+/** The problem body of a response, when it is one. */
+export function problemOf(res: ProxiedResponse): Record<string, unknown> | undefined {
+  if (res.status < 400 || !isJson(res)) return undefined;
+  const body = jsonOf(res);
+  return body && typeof body === 'object' && typeof (body as { type?: unknown }).type === 'string' ? (body as Record<string, unknown>) : undefined;
+}
+
+export const hasType = (res: ProxiedResponse, suffix: string) => String(problemOf(res)?.type ?? '').endsWith(suffix);
+
+/** A problem-details response as the reference would write it. */
+export function problem(suffix: string, extras: Record<string, unknown> = {}): ProxiedResponse {
+  const entry = registry.problemTypes.find((p) => p.suffix === suffix)!;
+  const res: ProxiedResponse = { status: entry.status, headers: {}, body: Buffer.alloc(0) };
+  answerJson(res, entry.status, { detail: entry.detail, type: `${registry.prefix}${suffix}`, title: entry.title, status: entry.status, correlationId: randomUUID(), ...extras });
+  return res;
+}
+
+/** Changes a JSON response body in place (only when it is JSON). */
+export function editJson(res: ProxiedResponse, edit: (body: unknown) => unknown): void {
+  if (!isJson(res)) return;
+  const body = jsonOf(res);
+  if (body === undefined) return;
+  setJson(res, edit(body) ?? body);
+}
+
+/** Changes a JSON request body in place; answers whether it changed it. */
+export function editRequestJson(req: ProxiedRequest, edit: (body: Record<string, unknown>) => boolean): boolean {
+  const body = jsonOf(req);
+  if (!body || typeof body !== 'object' || Array.isArray(body) || !edit(body as Record<string, unknown>)) return false;
+  setJson(req, body);
+  return true;
+}
+
+export const empty = (res: ProxiedResponse, status: number) => {
+  res.status = status;
+  res.body = Buffer.alloc(0);
+  delete res.headers['content-type'];
+};
+
+export const PAGING = new Set(['offset', 'limit', 'totalcount', 'minchangeversion', 'maxchangeversion']);
+
+/** The rostering scopes a scope claim grants, read as the seed says (exact entries). */
+export const ROSTER_SCOPES = ['roster-core.readonly', 'roster.readonly', 'roster-demographics.readonly'];
+export const scopeEntries = (v: unknown): string[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]).flatMap((x) => String(x).split(/[\s,]+/)).filter(Boolean);
+export const grants = (entries: string[], name: string) => entries.some((e) => e === name || e.endsWith(`/${name}`));
+
+export const now = () => Math.floor(Date.now() / 1000);
+
+/** `{base_url}` of a data request (everything before /data/v3 or /oauth). */
+export const baseOf = (req: ProxiedRequest) => pathOf(req).replace(/\/(data\/v3|oauth)\/.*$/, '');
+
+/**
+ * Education organization ids written through the data API (schools, districts, state agencies),
+ * remembered by the proxy so that a rostering fault can widen a token to organizations the caller
+ * was never given.
+ */
+export function organizationsSeen(req: ProxiedRequest, tools: Tools): Set<string> {
+  const known = (tools.state.get('organizations') as Set<string> | undefined) ?? new Set<string>();
+  tools.state.set('organizations', known);
+  if (isData(req) && req.method === 'POST') {
+    const body = jsonOf(req) as Record<string, unknown> | undefined;
+    for (const k of ['schoolId', 'localEducationAgencyId', 'stateEducationAgencyId']) if (Number.isInteger(body?.[k])) known.add(String(body![k]));
+  }
+  return known;
+}
+
+/** The RSA algorithms other than RS256: the issuer's key signs with them too. */
+export const OTHER_RSA_ALGORITHMS = ['RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
+
+/**
+ * Lets a token signed with the issuer's key under another RSA algorithm through, re-signed RS256:
+ * a deployment that checks the signature with the key but not the algorithm.
+ */
+export async function acceptOtherRsaAlgorithms(req: ProxiedRequest, tools: Tools): Promise<void> {
+  const m = /^Bearer +(\S+) *$/i.exec(header(req, 'authorization') ?? '');
+  const claims = m ? await tools.tokens.signedUnder(m[1], OTHER_RSA_ALGORITHMS) : undefined;
+  if (claims) req.headers.authorization = `Bearer ${await tools.tokens.sign(claims)}`;
+}

@@ -1,0 +1,43 @@
+/** Faulty deployments that break data.profiles. */
+import { answerJson, dataPath, header } from '../proxy.js';
+import { isWrite, collection, hasType, type Fault } from './helpers.js';
+
+export const profilesFaults: Fault[] = [
+  {
+    name: 'readable-profile-accepted-on-write', family: 'data.profiles', suites: ['profiles'],
+    description: 'a write whose Content-Type is a readable profile type is treated as the writable type (no 400)',
+    request: (req) => { const t = header(req, 'content-type'); if (dataPath(req) && isWrite(req) && t && /\.readable\+json/i.test(t)) req.headers['content-type'] = t.replace(/\.readable\+json/i, '.writable+json'); },
+  },
+  {
+    name: 'unassigned-profile-served', family: 'data.profiles', suites: ['profiles'],
+    description: 'a read with a profile the caller is not assigned answers 200 with nothing instead of 403 incorrect-usage',
+    response: (res, req) => { if (dataPath(req) && req.method === 'GET' && hasType(res, 'data-policy:incorrect-usage')) answerJson(res, 200, collection(req) ? [] : {}); },
+  },
+  {
+    name: 'readable-profile-not-applied', family: 'data.profiles', suites: ['profiles'],
+    description: 'a read with a readable profile type returns every member, the profile\'s exclusions not applied',
+    request: async (req, tools) => {
+      const accept = header(req, 'accept') ?? '';
+      if (!dataPath(req) || req.method !== 'GET' || !/\.readable\+json/i.test(accept)) return;
+      if (await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients.profiled?.key && Boolean((c.client_id = tools.clients.primary.key)))) req.headers.accept = 'application/json';
+    },
+  },
+  {
+    name: 'writable-profile-not-applied', family: 'data.profiles', suites: ['profiles'],
+    description: 'a write with a writable profile type stores every member, the profile\'s exclusions not applied',
+    request: async (req, tools) => {
+      const type = header(req, 'content-type') ?? '';
+      if (!dataPath(req) || !isWrite(req) || !/\.writable\+json/i.test(type)) return;
+      if (await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients.profiled?.key && Boolean((c.client_id = tools.clients.primary.key)))) req.headers['content-type'] = 'application/json';
+    },
+  },
+  {
+    name: 'readable-profile-not-applied-on-collection', family: 'data.profiles', suites: ['profiles'],
+    description: 'a collection read with a readable profile type returns every member (the profile applied to item reads only)',
+    request: async (req, tools) => {
+      const accept = header(req, 'accept') ?? '';
+      if (!collection(req) || req.method !== 'GET' || !/\.readable\+json/i.test(accept)) return;
+      if (await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients.profiled?.key && Boolean((c.client_id = tools.clients.primary.key)))) req.headers.accept = 'application/json';
+    },
+  },
+];

@@ -1,0 +1,98 @@
+/** Faulty deployments that break data.query-paging. */
+import { header, jsonOf, queryOf, setQuery } from '../proxy.js';
+import { isData, collection, item, problem, PAGING, type Fault } from './helpers.js';
+
+export const queryPagingFaults: Fault[] = [
+  {
+    name: 'total-count-off-by-one', family: 'data.query-paging', suites: ['query-paging'],
+    description: 'Total-Count is one more than the number of matches',
+    response: (res, req) => { const t = header(res, 'total-count'); if (isData(req) && t) res.headers['total-count'] = String(Number(t) + 1); },
+  },
+  {
+    name: 'page-repeats-item', family: 'data.query-paging', suites: ['query-paging'],
+    description: 'every page after the first starts with the last item of the page before (offset counted from 1)',
+    request: (req) => {
+      if (!collection(req) || req.method !== 'GET') return;
+      const q = queryOf(req);
+      const offset = Number(q.get('offset') ?? 0);
+      if (offset > 0) { q.set('offset', String(offset - 1)); setQuery(req, q); }
+    },
+  },
+  {
+    name: 'total-count-unasked', family: 'data.query-paging', suites: ['query-paging'],
+    description: 'Total-Count is sent even when totalCount is missing or false',
+    response: (res, req) => {
+      if (!collection(req) || req.method !== 'GET' || res.status !== 200 || header(res, 'total-count')) return;
+      const items = jsonOf(res);
+      if (Array.isArray(items)) res.headers['total-count'] = String(items.length);
+    },
+  },
+  {
+    name: 'property-filters-ignored', family: 'data.query-paging', suites: ['query-paging'],
+    description: 'query parameters naming properties are ignored: the whole collection is paged',
+    request: (req) => {
+      if (!collection(req) || req.method !== 'GET') return;
+      const q = queryOf(req);
+      const kept = new URLSearchParams([...q].filter(([name]) => PAGING.has(name.toLowerCase())));
+      setQuery(req, kept);
+    },
+  },
+  {
+    name: 'parameter-names-case-sensitive', family: 'data.query-paging', suites: ['query-paging'],
+    description: 'query parameter names in another casing (NAMESPACE, Offset) are refused with 400',
+    request: (req) => {
+      if (!collection(req) || req.method !== 'GET') return;
+      const odd = [...queryOf(req).keys()].filter((n) => /^[A-Z]/.test(n) && !/^M(in|ax)ChangeVersion$/.test(n));
+      if (odd.length) return problem('bad-request:parameter-validation-failed', { errors: odd.map((n) => `The query parameter '${n}' is not supported.`) });
+    },
+  },
+  {
+    name: 'id-filter-ignored', family: 'data.query-paging', suites: ['query-paging'],
+    description: 'the id query parameter is ignored: the whole collection comes back',
+    request: (req) => {
+      if (!collection(req) || req.method !== 'GET') return;
+      const q = queryOf(req);
+      const name = [...q.keys()].find((k) => k.toLowerCase() === 'id');
+      if (name) { q.delete(name); setQuery(req, q); }
+    },
+  },
+  {
+    name: 'limit-zero-returns-all', family: 'data.query-paging', suites: ['query-paging'],
+    description: 'limit=0 is read as no limit',
+    request: (req) => {
+      if (!collection(req) || req.method !== 'GET') return;
+      const q = queryOf(req);
+      const name = [...q.keys()].find((k) => k.toLowerCase() === 'limit');
+      if (name && q.get(name) === '0') { q.delete(name); setQuery(req, q); }
+    },
+  },
+  {
+    name: 'date-filters-ignored', family: 'data.query-paging', suites: ['query-paging'],
+    description: 'query parameters with date values (beginDate=2024-09-02) are ignored',
+    request: (req) => {
+      if (!collection(req) || req.method !== 'GET') return;
+      const q = queryOf(req);
+      const kept = new URLSearchParams([...q].filter(([, v]) => !/^\d{4}-\d{2}-\d{2}$/.test(v)));
+      if (kept.toString() !== q.toString()) setQuery(req, kept);
+    },
+  },
+  {
+    name: 'default-page-size-25', family: 'data.query-paging', suites: ['query-paging'],
+    description: 'a GET collection without limit returns 25 items, not up to the maximum page size',
+    request: (req) => {
+      if (!collection(req) || req.method !== 'GET') return;
+      const q = queryOf(req);
+      if (![...q.keys()].some((k) => k.toLowerCase() === 'limit')) { q.set('limit', '25'); setQuery(req, q); }
+    },
+  },
+  {
+    name: 'total-count-zero-past-end', family: 'data.query-paging', suites: ['query-paging'],
+    description: 'an empty page past the end carries Total-Count 0 (the count read off the page\'s rows, as a COUNT(*) OVER () would)',
+    response: (res, req) => {
+      const offset = Number(queryOf(req).get('offset') ?? 0);
+      if (!collection(req) || req.method !== 'GET' || res.status !== 200 || !header(res, 'total-count') || !(offset > 0)) return;
+      const items = jsonOf(res);
+      if (Array.isArray(items) && !items.length) res.headers['total-count'] = '0';
+    },
+  },
+];

@@ -1,0 +1,71 @@
+/** Faulty deployments that break roster.roster-auth. */
+import { header, pathOf, Tokens } from '../proxy.js';
+import { acceptOtherRsaAlgorithms, isRoster, now, ROSTER_SCOPES, type Fault } from './helpers.js';
+
+export const rosterTokensFaults: Fault[] = [
+  {
+    name: 'roster-expired-token-accepted', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service serves expired tokens',
+    request: async (req, tools) => { if (isRoster(req)) await tools.tokens.rewrite(req, (c) => (c.exp ?? Infinity) <= now() && Boolean((c.exp = now() + 600))); },
+  },
+  {
+    name: 'roster-audience-not-checked', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service accepts a token whose aud is another service\'s, or missing',
+    request: async (req, tools) => {
+      const aud = req.route.audience;
+      if (!isRoster(req) || !aud) return;
+      await tools.tokens.rewrite(req, (c) => !(Array.isArray(c.aud) ? c.aud : [c.aud]).includes(aud) && Boolean((c.aud = aud)));
+    },
+  },
+  {
+    name: 'roster-issuer-not-checked', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service accepts a token from another issuer (iss not compared)',
+    request: async (req, tools) => {
+      const iss = req.route.issuer;
+      if (!isRoster(req) || !iss) return;
+      await tools.tokens.rewrite(req, (c) => c.iss !== iss && Boolean((c.iss = iss)));
+    },
+  },
+  {
+    name: 'roster-algorithm-not-enforced', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service accepts tokens signed with another algorithm (alg none, HS256)',
+    request: async (req, tools) => {
+      const token = isRoster(req) ? Tokens.bearer(req) : undefined;
+      if (token && tools.tokens.decode(token)?.alg !== 'RS256') await tools.tokens.rewrite(req, () => true, { unsigned: true });
+    },
+  },
+  {
+    name: 'roster-signature-not-checked', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service does not verify token signatures',
+    request: async (req, tools) => {
+      const token = isRoster(req) ? Tokens.bearer(req) : undefined;
+      if (token && tools.tokens.decode(token)?.alg === 'RS256' && !(await tools.tokens.signed(token))) await tools.tokens.rewrite(req, () => true, { unsigned: true });
+    },
+  },
+  {
+    name: 'roster-nbf-not-checked', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service serves tokens that are not valid yet (nbf in the future)',
+    request: async (req, tools) => { if (isRoster(req)) await tools.tokens.rewrite(req, (c) => (c.nbf ?? 0) > now() && delete c.nbf); },
+  },
+  {
+    name: 'roster-exp-not-required', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service serves tokens without exp',
+    request: async (req, tools) => { if (isRoster(req)) await tools.tokens.rewrite(req, (c) => c.exp === undefined && Boolean((c.exp = now() + 600))); },
+  },
+  {
+    name: 'roster-other-rsa-algorithms-accepted', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service checks the signature with the configured key but accepts any RSA algorithm (RS512, PS256)',
+    request: async (req, tools) => { if (isRoster(req)) await acceptOtherRsaAlgorithms(req, tools); },
+  },
+  {
+    name: 'roster-item-routes-unauthenticated', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service checks the token on collection routes only: an item read without one is served',
+    request: async (req, tools) => {
+      if (!isRoster(req) || header(req, 'authorization') || !req.route.issuer) return;
+      const m = /\/std\/roster\/rostering\/v1p2\/[^/]+\/[^/]+$/.exec(pathOf(req));
+      if (!m) return;
+      const token = await tools.tokens.sign({ iss: req.route.issuer, aud: req.route.audience, iat: now(), exp: now() + 600, client_id: tools.clients.primary.key, scope: ROSTER_SCOPES.join(' ') });
+      req.headers.authorization = `Bearer ${token}`;
+    },
+  },
+];
