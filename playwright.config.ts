@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 import { isEmbeddedReference, loweredPageSizePort, target } from './suites/_harness/target.js';
+import { RUN_METADATA_KEY, runMetadata } from './suites/_harness/reporter/run-metadata.js';
 import { FLOWS_ENV, embeddedFlowServers, rosteringSelected } from './suites/rostering/_support/flows.js';
 
 /**
@@ -68,7 +69,8 @@ export default defineConfig({
   workers: process.env.CI ? 2 : undefined,
   timeout: 30_000,
   globalSetup: './suites/_harness/global-setup.ts',
-  metadata: { target: target.name },
+  // The target (and its deviations) travel with blob reports, so a merge reports them.
+  metadata: { target: target.name, [RUN_METADATA_KEY]: runMetadata() },
   // --list runs nothing: it must not overwrite the reports of the last run.
   reporter: process.argv.includes('--list') ? [['list']] : [
     [process.env.CI ? 'dot' : 'list'],

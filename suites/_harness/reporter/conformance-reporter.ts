@@ -5,10 +5,10 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, Test
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { loadCatalog } from '../catalog.js';
-import { covers, deviationFor, isExpired, loadDeviations } from '../deviations.js';
+import { covers, deviationFor, isExpired } from '../deviations.js';
 import { curlOf } from '../evidence.js';
-import { target } from '../target.js';
 import { renderHtml } from './html.js';
+import { fromMetadata, runMetadata, type RunMetadata } from './run-metadata.js';
 import type { ConformanceReport, Counts, Exchange, RuleResult, TestResult, Verdict } from './types.js';
 
 /**
@@ -21,6 +21,7 @@ export default class ConformanceReporter implements Reporter {
   private rootDir = process.cwd();
   private readonly results = new Map<TestCase, PwResult>();
   private tests: TestCase[] = [];
+  private run: RunMetadata | undefined;
 
   constructor(options: { outputDir?: string } = {}) {
     this.outputDir = options.outputDir ?? 'reports';
@@ -29,6 +30,10 @@ export default class ConformanceReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {
     this.rootDir = projectRoot(config.configFile ? dirname(config.configFile) : process.cwd());
     this.tests = suite.allTests();
+    // From the config's metadata: on a merge, the shards' target, not this process's TARGET.
+    const recorded = fromMetadata(config.metadata);
+    if (!recorded) console.log('conformance: the run recorded no target in its metadata; reporting the target named by TARGET');
+    this.run = recorded ?? runMetadata();
   }
 
   /** Errors outside any test (a failed global setup or preflight): the report says why. */
@@ -48,7 +53,7 @@ export default class ConformanceReporter implements Reporter {
    * test) also fails on any failing test, as a project's own CI must.
    */
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
-    const report = buildReport(this.tests, this.results, this.rootDir);
+    const report = buildReport(this.tests, this.results, this.rootDir, this.run ?? runMetadata());
     if (this.outsideErrors.length && !this.results.size) report.summary.aborted = this.outsideErrors.join('\n');
     assertValid(report, this.rootDir);
     mkdirSync(this.outputDir, { recursive: true });
@@ -76,9 +81,9 @@ function projectRoot(dir: string): string {
 
 const emptyCounts = (): Counts => ({ pass: 0, fail: 0, 'not-applicable': 0, 'known-deviation': 0, untested: 0 });
 
-export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>, rootDir: string): ConformanceReport {
+export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>, rootDir: string, run: RunMetadata): ConformanceReport {
   const catalog = loadCatalog();
-  const deviations = loadDeviations();
+  const deviations = run.deviations;
   const matched = new Set<object>();
   const byRule = new Map<string, TestResult[]>();
   let passed = 0, failed = 0, skipped = 0;
@@ -129,7 +134,7 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
   const verdict = byLevel.MUST.fail ? 'not-conformant' : byLevel.MUST.untested || byLevel.MUST['known-deviation'] || mustUnchecked ? 'incomplete' : 'conformant';
   return {
     schemaVersion: 1,
-    target: { name: target.name, dataApiBaseUrl: target.dataApi.baseUrl },
+    target: run.target,
     suiteVersion: (JSON.parse(readFileSync(join(rootDir, 'package.json'), 'utf8')) as { version: string }).version,
     specHash: specHash(rootDir),
     timestamp: new Date().toISOString(),
