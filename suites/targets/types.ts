@@ -128,7 +128,7 @@ export interface Capabilities {
    * An extension the suites write through `_ext`: `resource` (singular) carries
    * `_ext.<name>` with these `fields`. Default: `credential` with `_ext.conformance: { note }`.
    */
-  extension?: { resource: string; name: string; fields: Record<string, unknown> };
+  extension?: ExtensionCapability;
   /**
    * A second deployment of the same API whose host lowered the maximum page size below 500
    * (seed Limits: `defaultPageSizeLimit`), for targets that themselves keep the default. The
@@ -143,4 +143,22 @@ export interface Capabilities {
      */
     pageSizeMaximum: number;
   };
+}
+
+/**
+ * An extension the deployment serves, e.g. `{ "resource": "credential", "name": "conformance",
+ * "fields": { "note": "written through _ext" } }`: the suites write `_ext: { <name>: <fields> }`
+ * on a `resource` and expect to read it back unchanged.
+ */
+export interface ExtensionCapability {
+  /** The resource carrying the extension, singular (`credential`). */
+  resource: string;
+  /** The extension's name, the key under `_ext` (`conformance`). */
+  name: string;
+  /**
+   * The extension's fields, each by name with an example value the deployment accepts and
+   * returns as written. At least one.
+   * @minProperties 1
+   */
+  fields: { [field: string]: string | number | boolean };
 }
