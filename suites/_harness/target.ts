@@ -34,6 +34,15 @@ export function loadTarget(file = targetFile): ResolvedTarget {
     const lowered = raw.capabilities?.loweredPageSize;
     if (lowered) lowered.baseUrl = lowered.baseUrl.replace(/:\d+\//, `:${loweredPageSizePort()}/`);
   }
+  // …and its rostering service beside it, as the reference places it (ROSTERING_PORT, else + 1).
+  if (file === DEFAULT_TARGET && raw.rostering && (process.env.ROSTERING_PORT || process.env.REFERENCE_PORT)) {
+    raw.rostering.baseUrl = raw.rostering.baseUrl.replace(/:\d+(\/|$)/, `:${process.env.ROSTERING_PORT || Number(process.env.REFERENCE_PORT) + 1}$1`);
+  }
+  return resolveTarget(raw);
+}
+
+/** A target with its defaults filled in (for a target file already read and validated). */
+export function resolveTarget(raw: Target): ResolvedTarget {
   const dataApi = {
     namespaceSegment: 'core',
     errorTypePrefix: 'urn:core:api:',

@@ -40,7 +40,7 @@ export default class ConformanceReporter implements Reporter {
   private readonly outsideErrors: string[] = [];
 
   onError(error: TestError): void {
-    this.outsideErrors.push(stripAnsi(error.message ?? String(error.value ?? 'error')).split('\n').slice(0, 12).join('\n'));
+    this.outsideErrors.push(stripAnsi(error.message ?? String(error.value ?? 'error')).replace(/^Error: /, '').split('\n').slice(0, 12).join('\n'));
   }
 
   onTestEnd(test: TestCase, result: PwResult): void {
@@ -60,6 +60,7 @@ export default class ConformanceReporter implements Reporter {
     writeFileSync(join(this.outputDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(join(this.outputDir, 'conformance.html'), renderHtml(report));
     const must = report.summary.byLevel.MUST;
+    if (report.summary.aborted) console.log(`conformance: not run: ${report.summary.aborted.split('\n')[0]}`);
     console.log(`conformance: ${report.summary.verdict} — MUST ${must.pass} pass, ${must.fail} fail, ${must['not-applicable']} n/a, ${must.untested} untested → ${join(this.outputDir, 'conformance.html')}`);
     if (result.status === 'interrupted' || result.status === 'timedout') return undefined;
     if (report.summary.verdict !== 'conformant') return { status: 'failed' };

@@ -44,7 +44,7 @@ export interface Summary {
   byLevel: { MUST: Counts; SHOULD: Counts };
   byFamily: { [family: string]: Counts };
   tests: { passed: number; failed: number; skipped: number };
-  /** Why the run stopped before its tests, when it did (a failed setup or preflight). */
+  /** Why the run stopped before its tests, when it did (a failed setup, or `preflight failed: <target field>: …`); the HTML report shows it as "not run: …". */
   aborted?: string;
 }
 
