@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 import { isEmbeddedReference, loweredPageSizePort, target } from './suites/_harness/target.js';
+import { defaultWorkers } from './suites/_harness/workers.js';
 import { RUN_METADATA_KEY, runMetadata } from './suites/_harness/reporter/run-metadata.js';
 import { FLOWS_ENV, embeddedFlowServers, rosteringSelected } from './suites/rostering/_support/flows.js';
 
@@ -66,7 +67,8 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  workers: process.env.CI ? 2 : undefined,
+  // --workers wins; else the target's `workers`, else by where the deployment is (workers.ts).
+  workers: defaultWorkers(target, isEmbeddedReference),
   timeout: 30_000,
   globalSetup: './suites/_harness/global-setup.ts',
   // The target (and its deviations) travel with blob reports, so a merge reports them.

@@ -18,6 +18,14 @@ export interface Target {
   };
   /** Optional capabilities; a test needing one the target lacks is reported not applicable. */
   capabilities?: Capabilities;
+  /**
+   * Playwright workers for runs against this deployment (`--workers` on the command line wins).
+   * Default: 8 on a two-core machine (four per core, at most 8) for a deployment on another
+   * host, whose tests mostly wait on the network; half the cores (2 on CI) for one on this machine.
+   * @TJS-type integer
+   * @minimum 1
+   */
+  workers?: number;
 }
 
 export interface DataApiTarget {
