@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult as PwResult } from '@playwright/test/reporter';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
+import { specificationLink } from '../../../spec/generate/specification.js';
 import { loadCatalog } from '../catalog.js';
 import { covers, deviationFor, isExpired } from '../deviations.js';
 import { curlOf } from '../evidence.js';
@@ -58,7 +59,8 @@ export default class ConformanceReporter implements Reporter {
     assertValid(report, this.rootDir);
     mkdirSync(this.outputDir, { recursive: true });
     writeFileSync(join(this.outputDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
-    writeFileSync(join(this.outputDir, 'conformance.html'), renderHtml(report));
+    // The page links each rule into spec/specification/, relative to where the page is written.
+    writeFileSync(join(this.outputDir, 'conformance.html'), renderHtml(report, relative(resolve(this.outputDir), this.rootDir) || '.'));
     const must = report.summary.byLevel.MUST;
     if (report.summary.aborted) console.log(`conformance: not run: ${report.summary.aborted.split('\n')[0]}`);
     console.log(`conformance: ${report.summary.verdict} — MUST ${must.pass} pass, ${must.fail} fail, ${must['not-applicable']} n/a, ${must.untested} untested → ${join(this.outputDir, 'conformance.html')}`);
@@ -121,7 +123,7 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
     const ts = byRule.get(r.id) ?? [];
     // A rule the catalog declares unobservable over HTTP is not applicable, with its reason.
     const verdict = r.untestable ? 'not-applicable' : verdictOf(ts);
-    return { id: r.id, level: r.level, service: r.service, family: r.family, statement: r.statement, source: r.source, verdict, tests: ts, ...(r.untestable ? { untestable: r.untestable } : {}) };
+    return { id: r.id, level: r.level, service: r.service, family: r.family, statement: r.statement, source: r.source, specification: specificationLink(r), verdict, tests: ts, ...(r.untestable ? { untestable: r.untestable } : {}) };
   });
   const byLevel = { MUST: emptyCounts(), SHOULD: emptyCounts() };
   const byFamily: Record<string, Counts> = {};

@@ -55,6 +55,8 @@ export interface RuleResult {
   family: string;
   statement: string;
   source: { document: string; section: string };
+  /** The rule in the specification that ships with the project, relative to its root: `spec/specification/data.etag.md#<id>`. */
+  specification: string;
   verdict: Verdict;
   tests: TestResult[];
   /** Why the rule cannot be observed over HTTP (catalog), when so. */
