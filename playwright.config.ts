@@ -1,6 +1,8 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 import { embeddedConfig, embeddedPorts, isEmbeddedReference, target } from './suites/_harness/target.js';
+import { defaultWorkers } from './suites/_harness/workers.js';
+import { RUN_METADATA_KEY, runMetadata } from './suites/_harness/reporter/run-metadata.js';
 import { FLOWS_ENV, embeddedFlowServers, rosteringSelected } from './suites/rostering/_support/flows.js';
 
 /**
@@ -71,10 +73,12 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  workers: process.env.CI ? 2 : undefined,
+  // --workers wins; else the target's `workers`, else by where the deployment is (workers.ts).
+  workers: defaultWorkers(target, isEmbeddedReference),
   timeout: 30_000,
   globalSetup: './suites/_harness/global-setup.ts',
-  metadata: { target: target.name },
+  // The target (and its deviations) travel with blob reports, so a merge reports them.
+  metadata: { target: target.name, [RUN_METADATA_KEY]: runMetadata() },
   // --list runs nothing: it must not overwrite the reports of the last run.
   reporter: process.argv.includes('--list') ? [['list']] : [
     [process.env.CI ? 'dot' : 'list'],

@@ -1,24 +1,27 @@
 import { request, type FullConfig } from '@playwright/test';
 import { DIGEST_ENV, storeDigest } from './store-digest.js';
 import { target } from './target.js';
-import { TOKENS_ENV, fetchAllTokens } from './tokens.js';
-import { preflight } from './preflight.js';
+import { TOKENS_ENV } from './tokens.js';
+import { preflight, preflightMessage } from './preflight.js';
 
 /**
- * Runs once per run (per shard): fetches one token per configured client, checks that the target
- * file fits the deployment (preflight.ts), and notes the store digest when the target offers one
- * (the teardown compares it). Returns the teardown.
+ * Runs once per run (per shard): the preflight (preflight.ts) checks that the target file fits
+ * the deployment, fetching one token per configured client and the store digest when the
+ * target offers one (the teardown compares it). Returns the teardown.
  */
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   const ctx = await request.newContext();
   try {
-    const tokens = await fetchAllTokens(ctx, target);
-    // A target file that cannot work fails here, once and saying why, not in every test.
-    const problems = await preflight(ctx, target, tokens.primary);
-    if (problems.length) throw new Error(`preflight: the target file does not fit the deployment:\n- ${problems.join('\n- ')}`);
-    process.env[TOKENS_ENV] = JSON.stringify(tokens);
-    const before = await storeDigest(ctx);
-    if (before) process.env[DIGEST_ENV] = before;
+    // A target file that cannot work fails here, once, in seconds and saying which field to
+    // fix, not in every test.
+    const outcome = await preflight(ctx, target);
+    if (outcome.problems.length) {
+      const err = new Error(preflightMessage(outcome.problems));
+      err.stack = err.message; // the message is the whole story: no stack trace under it
+      throw err;
+    }
+    process.env[TOKENS_ENV] = JSON.stringify(outcome.tokens);
+    if (outcome.digest) process.env[DIGEST_ENV] = outcome.digest;
   } finally {
     await ctx.dispose();
   }

@@ -1,30 +1,284 @@
-import type { APIRequestContext } from '@playwright/test';
-import type { ResolvedTarget } from './target.js';
+import { existsSync, readFileSync } from 'node:fs';
+import type { APIRequestContext, APIResponse } from '@playwright/test';
+import { SignJWT, decodeJwt, decodeProtectedHeader, importPKCS8 } from 'jose';
+import { model } from '../../spec/model/index.js';
+import { storeDigest } from './store-digest.js';
+import { credentials, unsetCredentialVariables, type ResolvedTarget } from './target.js';
+import { TokenRefused, fetchToken } from './tokens.js';
 
 /**
- * Before anything runs, what would make every test fail for a reason that is the target file's,
- * not the deployment's: the data root under the configured namespace segment answers the
- * primary client, and (where the deployment reports it through token_info) the client owns the
- * namespace prefix the suites write under. Returns one line per problem.
+ * Before anything runs, what would make many tests fail for a reason that is the target file's,
+ * not the deployment's. In stages, each needing the one before: the declared services answer;
+ * every declared client gets a token; the data root under the namespace segment answers; then
+ * the problem-type prefix, the namespace prefix each client owns, and one call per declared
+ * capability. Each problem names the target field to fix. No probe writes anything but the
+ * snapshot hook's take-and-drop, which the suites do anyway; the fault trigger is not called
+ * (it provokes a server error on purpose, a side effect a dry run should not have).
  */
-export async function preflight(request: APIRequestContext, target: ResolvedTarget, primaryToken: string): Promise<string[]> {
-  const problems: string[] = [];
-  const auth = { Authorization: `Bearer ${primaryToken}` };
-  const probe = `${target.dataRoot}/academicSubjectDescriptors?limit=1`;
-  const res = await request.get(probe, { headers: auth }).catch((err: unknown) => err as Error);
-  if (res instanceof Error) problems.push(`GET ${probe} failed: ${res.message.split('\n')[0]} (is dataApi.baseUrl right and the deployment up?)`);
-  else if (res.status() === 404) problems.push(`GET ${probe} answered 404: is dataApi.namespaceSegment '${target.dataApi.namespaceSegment}' the segment the deployment serves its core model under (the specification's is 'core', upstream's 'ed-fi')?`);
-  else if (res.status() === 401) problems.push(`GET ${probe} answered 401 to the primary client's token: does the token endpoint belong to this data API?`);
-  else if (res.status() !== 200) problems.push(`GET ${probe} answered ${res.status()}; the suites need 200 here`);
+export interface PreflightProblem {
+  /** The target-file field to fix, e.g. `dataApi.namespaceSegment`. */
+  field: string;
+  message: string;
+}
 
-  // token_info is optional upstream: only what it says is checked.
-  const info = await request.post(`${target.dataApi.baseUrl}/oauth/token_info`, { headers: auth, form: { token: primaryToken } }).catch(() => undefined);
-  if (info?.status() === 200) {
-    const prefixes = ((await info.json().catch(() => ({}))) as { namespace_prefixes?: unknown }).namespace_prefixes;
-    const prefix = target.testData.namespacePrefix;
-    if (Array.isArray(prefixes) && prefixes.length && !prefixes.some((p) => typeof p === 'string' && prefix.startsWith(p))) {
-      problems.push(`testData.namespacePrefix '${prefix}' starts with none of the primary client's namespace prefixes (${prefixes.join(', ')}): its writes would be refused with 403`);
+export interface PreflightOutcome {
+  problems: PreflightProblem[];
+  /** One token per client role whose credentials are available. */
+  tokens: Record<string, string>;
+  /** The store digest before the run, when the target offers one. */
+  digest?: string;
+}
+
+/** Per probe: a deployment that does not answer within this stops the run, not a test timeout. */
+const PROBE_TIMEOUT_MS = 5_000;
+/** A collection every deployment of the data standard serves (descriptors need no relationships). */
+const PROBE_COLLECTION = 'academicSubjectDescriptors';
+
+export async function preflight(request: APIRequestContext, target: ResolvedTarget): Promise<PreflightOutcome> {
+  const tokens: Record<string, string> = {};
+  const stop = (problems: PreflightProblem[]): PreflightOutcome => ({ problems, tokens });
+
+  // 1. The declared services answer at all.
+  const reach = await Promise.all([
+    unreachable(request, `${target.dataApi.baseUrl}/`, 'dataApi.baseUrl'),
+    target.rostering ? unreachable(request, `${target.rostering.baseUrl.replace(/\/$/, '')}/`, 'rostering.baseUrl') : undefined,
+    target.capabilities?.loweredPageSize ? unreachable(request, `${target.capabilities.loweredPageSize.baseUrl.replace(/\/$/, '')}/`, 'capabilities.loweredPageSize.baseUrl') : undefined,
+  ]);
+  if (reach.some(Boolean)) return stop(reach.filter((p): p is PreflightProblem => !!p));
+
+  // 2. A token per declared client. A role other than primary whose variables are unset is
+  // not applicable (its tests say so); the primary client is needed by everything.
+  const problems: PreflightProblem[] = [];
+  await Promise.all(Object.entries(target.clients).map(async ([role, c]) => {
+    const unset = unsetCredentialVariables(c);
+    if (unset.length && role === 'primary') return void problems.push({ field: `clients.primary.${c?.key === undefined && unset.includes(c?.keyEnv ?? '') ? 'keyEnv' : 'secretEnv'}`, message: `environment variable${unset.length > 1 ? 's' : ''} ${unset.join(', ')} not set` });
+    if (unset.length) return void console.log(`client '${role}': ${unset.join(', ')} not set; its tests are not applicable`);
+    const creds = credentials(c);
+    if (!creds) return void problems.push({ field: `clients.${role}`, message: 'names no key and secret (key/secret or keyEnv/secretEnv)' });
+    try {
+      tokens[role] = await fetchToken(request, target, creds, PROBE_TIMEOUT_MS);
+    } catch (err) {
+      const status = err instanceof TokenRefused ? err.status : undefined;
+      problems.push(status === 404
+        ? { field: 'dataApi.baseUrl', message: `POST ${target.dataApi.baseUrl}/oauth/token answered 404: no token endpoint under this base URL` }
+        : { field: `clients.${role}`, message: `${(err as Error).message.split('\n')[0]} (are the key and secret right?)` });
     }
+  }));
+  if (problems.length) return stop(dedupe(problems));
+
+  // 3. The data root under the namespace segment answers the primary client.
+  const auth = { Authorization: `Bearer ${tokens.primary}` };
+  const probe = `${target.dataRoot}/${PROBE_COLLECTION}?limit=1`;
+  const root = await request.get(probe, { headers: auth, timeout: PROBE_TIMEOUT_MS }).catch((err: Error) => err);
+  if (root instanceof Error) return stop([{ field: 'dataApi.baseUrl', message: `GET ${probe} failed: ${root.message.split('\n')[0]}` }]);
+  if (root.status() === 404) return stop([{ field: 'dataApi.namespaceSegment', message: `GET ${probe} answered 404: is '${target.dataApi.namespaceSegment}' the segment the deployment serves its core model under (the specification's is 'core', upstream's 'ed-fi')?` }]);
+  if (root.status() === 401) return stop([{ field: 'dataApi.baseUrl', message: `GET ${probe} answered 401 to the primary client's token: does the token endpoint under this base URL belong to this data API?` }]);
+  if (root.status() !== 200) return stop([{ field: 'dataApi.baseUrl', message: `GET ${probe} answered ${root.status()}; the suites need 200 here` }]);
+
+  // 4. Everything else, side by side.
+  const ctx: Probe = { request, target, tokens, auth };
+  const found = await Promise.all([problemTypePrefix(ctx), namespacePrefixes(ctx), ...capabilityProbes(ctx)]);
+  const digest = await digestOf(ctx);
+  return { problems: dedupe([...found.flat(), ...digest.problems]), tokens, ...(digest.value ? { digest: digest.value } : {}) };
+}
+
+/** One message for the whole preflight: the first line names the field to fix. */
+export function preflightMessage(problems: PreflightProblem[]): string {
+  return `preflight failed: ${problems.map((p) => `${p.field}: ${p.message}`).join('\n  and ')}`;
+}
+
+interface Probe {
+  request: APIRequestContext;
+  target: ResolvedTarget;
+  tokens: Record<string, string>;
+  auth: Record<string, string>;
+}
+
+async function unreachable(request: APIRequestContext, url: string, field: string): Promise<PreflightProblem | undefined> {
+  const res = await request.get(url, { timeout: PROBE_TIMEOUT_MS, maxRedirects: 0 }).catch((err: Error) => err);
+  if (res instanceof Error) return { field, message: `GET ${url} got no answer: ${res.message.split('\n')[0]} (is the URL right and the deployment up?)` };
+  return undefined;
+}
+
+const get = (p: Probe, url: string, headers: Record<string, string> = p.auth) =>
+  p.request.get(url, { headers, timeout: PROBE_TIMEOUT_MS }).catch((err: Error) => err);
+
+const statusOf = (res: APIResponse | Error) => (res instanceof Error ? res.message.split('\n')[0] : res.status());
+
+/**
+ * A deliberately bad request (limit -1, refused by every deployment with a problem): its
+ * problem `type` must start with the declared prefix. A response that is no problem at all is
+ * the errors suite's to judge, not a declaration to fix.
+ */
+async function problemTypePrefix(p: Probe): Promise<PreflightProblem[]> {
+  const url = `${p.target.dataRoot}/${PROBE_COLLECTION}?limit=-1`;
+  const res = await get(p, url);
+  if (res instanceof Error) return [];
+  const type = ((await res.json().catch(() => ({}))) as { type?: unknown }).type;
+  const prefix = p.target.dataApi.errorTypePrefix;
+  if (typeof type !== 'string' || type.startsWith(prefix)) return [];
+  const at = type.indexOf('bad-request');
+  const theirs = at > 0 ? ` (the deployment's appears to be '${type.slice(0, at)}')` : '';
+  return [{ field: 'dataApi.errorTypePrefix', message: `GET ${url} answered a problem of type '${type}', which does not start with '${prefix}'${theirs}` }];
+}
+
+/** What token_info says about a client's token, where the deployment offers it (optional upstream). */
+async function tokenInfo(p: Probe, role: string): Promise<{ namespace_prefixes?: unknown; education_organizations?: unknown; assigned_profiles?: unknown } | undefined> {
+  const token = p.tokens[role];
+  if (!token) return undefined;
+  const res = await p.request.post(`${p.target.dataApi.baseUrl}/oauth/token_info`, { headers: { Authorization: `Bearer ${token}` }, form: { token }, timeout: PROBE_TIMEOUT_MS }).catch(() => undefined);
+  return res?.status() === 200 ? ((await res.json().catch(() => undefined)) as never) : undefined;
+}
+
+const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);
+
+/** The namespace prefix each client writes under is one it owns. */
+async function namespacePrefixes(p: Probe): Promise<PreflightProblem[]> {
+  const problems: PreflightProblem[] = [];
+  const owns = (prefixes: string[] | undefined, prefix: string) => !prefixes?.length || prefixes.some((x) => prefix.startsWith(x));
+  const prefix = p.target.testData.namespacePrefix;
+  const primary = strings((await tokenInfo(p, 'primary'))?.namespace_prefixes);
+  if (!owns(primary, prefix)) problems.push({ field: 'testData.namespacePrefix', message: `'${prefix}' starts with none of the primary client's namespace prefixes (${primary!.join(', ')}): its writes would be refused with 403` });
+  const limited = p.target.capabilities?.namespaceLimited;
+  if (limited) {
+    if (prefix.startsWith(limited.namespacePrefix)) problems.push({ field: 'capabilities.namespaceLimited.namespacePrefix', message: `'${limited.namespacePrefix}' must not be a prefix of testData.namespacePrefix '${prefix}': the suites write under the latter as the other vendor` });
+    const theirs = strings((await tokenInfo(p, 'namespaceLimited'))?.namespace_prefixes);
+    if (!owns(theirs, limited.namespacePrefix)) problems.push({ field: 'capabilities.namespaceLimited.namespacePrefix', message: `'${limited.namespacePrefix}' starts with none of client namespaceLimited's namespace prefixes (${theirs!.join(', ')})` });
   }
   return problems;
+}
+
+/** One probe per declared capability (and each client role a capability names is declared). */
+function capabilityProbes(p: Probe): Promise<PreflightProblem[]>[] {
+  const caps = p.target.capabilities ?? {};
+  const clients = p.target.clients as Record<string, unknown>;
+  const probes: Promise<PreflightProblem[]>[] = [];
+  const probe = (fn: () => Promise<PreflightProblem[]> | PreflightProblem[]) => probes.push(Promise.resolve().then(fn));
+  const needsClient = (capability: string, role: string, field = `clients.${role}`) =>
+    clients[role] ? [] : [{ field, message: `capabilities.${capability} is declared but the target has no client '${role}'` }];
+  const endpointAnswers = async (field: string, endpoint: string, token = p.auth): Promise<PreflightProblem[]> => {
+    const url = `${p.target.dataRoot}/${endpoint}?limit=1`;
+    const res = await get(p, url, token);
+    return !(res instanceof Error) && res.status() === 404 ? [{ field, message: `GET ${url} answered 404: no such endpoint ('${endpoint}')` }] : [];
+  };
+  const credentialVariables = (field: string, c: Parameters<typeof unsetCredentialVariables>[0]) =>
+    unsetCredentialVariables(c).map((v) => ({ field, message: `environment variable ${v} not set` }));
+
+  if (caps.namespaceLimited) probe(() => needsClient('namespaceLimited', 'namespaceLimited'));
+  if (caps.schoolLimited) probe(async () => {
+    const missing = needsClient('schoolLimited', 'schoolLimited');
+    if (missing.length) return missing;
+    const edOrgs = (await tokenInfo(p, 'schoolLimited'))?.education_organizations;
+    if (!Array.isArray(edOrgs)) return [];
+    const ids = new Set(edOrgs.map((e) => Number((e as { education_organization_id?: unknown }).education_organization_id)));
+    const absent = caps.schoolLimited!.schoolIds.filter((id) => !ids.has(id));
+    return absent.length ? [{ field: 'capabilities.schoolLimited.schoolIds', message: `client schoolLimited's token claims no education organization ${absent.join(', ')} (it claims ${[...ids].join(', ') || 'none'})` }] : [];
+  });
+  if (caps.profile) probe(async () => {
+    const cap = caps.profile!;
+    const problems = [...needsClient('profile', 'profiled'),
+      ...[['resource', cap.resource], ['readOnlyResource', cap.readOnlyResource]].filter(([, r]) => !model.byName.has(r)).map(([k, r]) => ({ field: `capabilities.profile.${k}`, message: `'${r}' is not a resource of the data standard (singular names, e.g. 'academicWeek')` }))];
+    const assigned = strings((await tokenInfo(p, 'profiled'))?.assigned_profiles);
+    if (assigned && !assigned.some((a) => a.toLowerCase() === cap.name.toLowerCase())) problems.push({ field: 'capabilities.profile.name', message: `client profiled is assigned ${assigned.length ? assigned.map((a) => `'${a}'`).join(', ') : 'no profile'}, not '${cap.name}'` });
+    return problems;
+  });
+  if (caps.permissionLimits) probe(async () => {
+    const cap = caps.permissionLimits!;
+    const missing = needsClient('permissionLimits', cap.client, 'capabilities.permissionLimits.client');
+    return [...missing,
+      ...(await endpointAnswers('capabilities.permissionLimits.deniedResource', cap.deniedResource)),
+      ...(await endpointAnswers('capabilities.permissionLimits.readOnlyResource', cap.readOnlyResource))];
+  });
+  if (caps.unrestrictedClient) probe(() => needsClient('unrestrictedClient', caps.unrestrictedClient!, 'capabilities.unrestrictedClient'));
+  if (caps.extension) probe(async () => {
+    const r = model.byName.get(caps.extension!.resource);
+    return r ? endpointAnswers('capabilities.extension.resource', r.endpoint)
+      : [{ field: 'capabilities.extension.resource', message: `'${caps.extension!.resource}' is not a resource of the data standard (singular names, e.g. 'credential')` }];
+  });
+  if (caps.cursorPaging?.partitions) probe(async () => {
+    const url = `${p.target.dataRoot}/${PROBE_COLLECTION}/partitions?number=1`;
+    const res = await get(p, url);
+    return res instanceof Error || res.status() !== 200 ? [{ field: 'capabilities.cursorPaging.partitions', message: `GET ${url} answered ${statusOf(res)}, not 200 (declare partitions: false if the deployment has no partitions endpoint)` }] : [];
+  });
+  if (caps.interfaceDescription) probe(async () => {
+    const url = absolute(p.target, caps.interfaceDescription!.url);
+    const res = await get(p, url);
+    return res instanceof Error || res.status() !== 200 ? [{ field: 'capabilities.interfaceDescription.url', message: `GET ${url} answered ${statusOf(res)}, not 200` }] : [];
+  });
+  if (caps.snapshotAdmin) probe(async () => {
+    const cap = caps.snapshotAdmin!;
+    const unset = credentialVariables('capabilities.snapshotAdmin', cap);
+    if (unset.length) return unset;
+    // Take and drop a snapshot: what the snapshot tests do, so nothing a run would not do.
+    const url = absolute(p.target, cap.url);
+    const headers = basic(cap);
+    const taken = await p.request.post(url, { headers, timeout: PROBE_TIMEOUT_MS }).catch((err: Error) => err);
+    if (taken instanceof Error || taken.status() < 200 || taken.status() >= 300) return [hookProblem('capabilities.snapshotAdmin', `POST ${url}`, taken)];
+    const dropped = await p.request.delete(url, { headers, timeout: PROBE_TIMEOUT_MS }).catch((err: Error) => err);
+    return dropped instanceof Error || dropped.status() < 200 || dropped.status() >= 300 ? [hookProblem('capabilities.snapshotAdmin', `DELETE ${url}`, dropped)] : [];
+  });
+  if (caps.systemErrorTrigger) probe(() => credentialVariables('capabilities.systemErrorTrigger', caps.systemErrorTrigger!));
+  if (caps.issuerSigningKey) probe(() => issuerKey(p));
+  if (caps.loweredPageSize) probe(async () => {
+    const cap = caps.loweredPageSize!;
+    try {
+      const token = await fetchToken(p.request, { ...p.target, dataApi: { ...p.target.dataApi, baseUrl: cap.baseUrl.replace(/\/$/, '') } }, credentials(p.target.clients.primary)!, PROBE_TIMEOUT_MS);
+      const url = `${cap.baseUrl.replace(/\/$/, '')}/data/v3/${p.target.dataApi.namespaceSegment}/${PROBE_COLLECTION}?limit=1`;
+      const res = await get(p, url, { Authorization: `Bearer ${token}` });
+      return res instanceof Error || res.status() !== 200 ? [{ field: 'capabilities.loweredPageSize.baseUrl', message: `GET ${url} answered ${statusOf(res)} to the primary client, not 200` }] : [];
+    } catch (err) {
+      return [{ field: 'capabilities.loweredPageSize.baseUrl', message: `the primary client gets no token there: ${(err as Error).message.split('\n')[0]}` }];
+    }
+  });
+  return probes;
+}
+
+/** The issuer key is readable and signs tokens the deployment accepts (the primary token's claims, re-signed). */
+async function issuerKey(p: Probe): Promise<PreflightProblem[]> {
+  const cap = p.target.capabilities!.issuerSigningKey!;
+  if (cap.pemEnv && !process.env[cap.pemEnv]) return [{ field: 'capabilities.issuerSigningKey.pemEnv', message: `environment variable ${cap.pemEnv} not set` }];
+  if (!cap.pemEnv && cap.pemFile && !existsSync(cap.pemFile)) return [{ field: 'capabilities.issuerSigningKey.pemFile', message: `no file ${cap.pemFile}` }];
+  const pem = cap.pemEnv ? process.env[cap.pemEnv]! : cap.pemFile ? readFileSync(cap.pemFile, 'utf8') : undefined;
+  const field = `capabilities.issuerSigningKey${cap.pemEnv ? '.pemEnv' : cap.pemFile ? '.pemFile' : ''}`;
+  if (!pem) return [{ field, message: 'names neither pemFile nor pemEnv' }];
+  let token: string;
+  try {
+    const { kid } = decodeProtectedHeader(p.tokens.primary);
+    token = await new SignJWT(decodeJwt(p.tokens.primary)).setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...(kid ? { kid } : {}) }).sign(await importPKCS8(pem, 'RS256'));
+  } catch (err) {
+    return [{ field, message: `not an RSA private key in PKCS#8 PEM: ${(err as Error).message}` }];
+  }
+  const url = `${p.target.dataRoot}/${PROBE_COLLECTION}?limit=1`;
+  const res = await get(p, url, { Authorization: `Bearer ${token}` });
+  return !(res instanceof Error) && res.status() === 401 ? [{ field, message: `the deployment refuses (401) the primary client's own token claims signed with this key: it is not the issuer's key` }] : [];
+}
+
+async function digestOf(p: Probe): Promise<{ problems: PreflightProblem[]; value?: string }> {
+  const cap = p.target.capabilities?.storeDigest;
+  if (!cap) return { problems: [] };
+  const unset = unsetCredentialVariables(cap);
+  if (unset.length) return { problems: unset.map((v) => ({ field: 'capabilities.storeDigest', message: `environment variable ${v} not set` })) };
+  try {
+    return { problems: [], value: await storeDigest(p.request, p.target) };
+  } catch (err) {
+    return { problems: [{ field: 'capabilities.storeDigest', message: (err as Error).message.split('\n')[0] }] };
+  }
+}
+
+function hookProblem(field: string, what: string, res: APIResponse | Error): PreflightProblem {
+  if (res instanceof Error) return { field: `${field}.url`, message: `${what} failed: ${res.message.split('\n')[0]}` };
+  if (res.status() === 401 || res.status() === 403) return { field, message: `${what} answered ${res.status()}: are its key and secret right?` };
+  return { field: `${field}.url`, message: `${what} answered ${res.status()}, not 2xx` };
+}
+
+const absolute = (target: ResolvedTarget, url: string) => (/^https?:/i.test(url) ? url : `${target.dataApi.baseUrl}/${url.replace(/^\//, '')}`);
+
+function basic(c: { key?: string; secret?: string; keyEnv?: string; secretEnv?: string }): Record<string, string> {
+  const creds = credentials(c);
+  return creds ? { Authorization: `Basic ${Buffer.from(`${creds.key}:${creds.secret}`).toString('base64')}` } : {};
+}
+
+function dedupe(problems: PreflightProblem[]): PreflightProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((x) => !seen.has(`${x.field} ${x.message}`) && !!seen.add(`${x.field} ${x.message}`));
 }

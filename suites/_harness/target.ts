@@ -44,12 +44,19 @@ export function loadTarget(file = targetFile): ResolvedTarget {
   const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
   if (!validate(raw)) throw new Error(`target ${file} is invalid: ${(validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`).join('; ')}`);
   // An embedded reference may be placed on other ports (REFERENCE_PORT) so runs can coexist.
-  if (EMBEDDED_TARGETS[resolve(file)] && process.env.REFERENCE_PORT) {
+  if (EMBEDDED_TARGETS[resolve(file)] && (process.env.REFERENCE_PORT || process.env.ROSTERING_PORT)) {
     const ports = embeddedPorts(raw.dataApi.baseUrl);
     raw.dataApi.baseUrl = raw.dataApi.baseUrl.replace(/:\d+\//, `:${ports.data}/`);
     const lowered = raw.capabilities?.loweredPageSize;
     if (lowered) lowered.baseUrl = lowered.baseUrl.replace(/:\d+\//, `:${ports.lowered}/`);
+    // …and its rostering service beside it, as the reference places it (ROSTERING_PORT, else + 1).
+    if (raw.rostering) raw.rostering.baseUrl = raw.rostering.baseUrl.replace(/:\d+(\/|$)/, `:${ports.rostering}$1`);
   }
+  return resolveTarget(raw);
+}
+
+/** A target with its defaults filled in (for a target file already read and validated). */
+export function resolveTarget(raw: Target): ResolvedTarget {
   const dataApi = {
     namespaceSegment: 'core',
     errorTypePrefix: 'urn:core:api:',

@@ -18,6 +18,14 @@ export interface Target {
   };
   /** Optional capabilities; a test needing one the target lacks is reported not applicable. */
   capabilities?: Capabilities;
+  /**
+   * Playwright workers for runs against this deployment (`--workers` on the command line wins).
+   * Default: 8 on a two-core machine (four per core, at most 8) for a deployment on another
+   * host, whose tests mostly wait on the network; half the cores (2 on CI) for one on this machine.
+   * @TJS-type integer
+   * @minimum 1
+   */
+  workers?: number;
 }
 
 export interface DataApiTarget {
@@ -128,7 +136,7 @@ export interface Capabilities {
    * An extension the suites write through `_ext`: `resource` (singular) carries
    * `_ext.<name>` with these `fields`. Default: `credential` with `_ext.conformance: { note }`.
    */
-  extension?: { resource: string; name: string; fields: Record<string, unknown> };
+  extension?: ExtensionCapability;
   /**
    * A second deployment of the same API whose host lowered the maximum page size below 500
    * (seed Limits: `defaultPageSizeLimit`), for targets that themselves keep the default. The
@@ -143,4 +151,22 @@ export interface Capabilities {
      */
     pageSizeMaximum: number;
   };
+}
+
+/**
+ * An extension the deployment serves, e.g. `{ "resource": "credential", "name": "conformance",
+ * "fields": { "note": "written through _ext" } }`: the suites write `_ext: { <name>: <fields> }`
+ * on a `resource` and expect to read it back unchanged.
+ */
+export interface ExtensionCapability {
+  /** The resource carrying the extension, singular (`credential`). */
+  resource: string;
+  /** The extension's name, the key under `_ext` (`conformance`). */
+  name: string;
+  /**
+   * The extension's fields, each by name with an example value the deployment accepts and
+   * returns as written. At least one.
+   * @minProperties 1
+   */
+  fields: { [field: string]: string | number | boolean };
 }

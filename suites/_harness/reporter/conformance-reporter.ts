@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult as PwResult } from '@playwright/test/reporter';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
+import { specificationLink } from '../../../spec/generate/specification.js';
 import { loadCatalog } from '../catalog.js';
-import { covers, deviationFor, isExpired, loadDeviations } from '../deviations.js';
+import { covers, deviationFor, isExpired } from '../deviations.js';
 import { curlOf } from '../evidence.js';
-import { target } from '../target.js';
 import { renderHtml } from './html.js';
+import { fromMetadata, runMetadata, type RunMetadata } from './run-metadata.js';
 import type { ConformanceReport, Counts, Exchange, RuleResult, TestResult, Verdict } from './types.js';
 
 /**
@@ -21,6 +22,7 @@ export default class ConformanceReporter implements Reporter {
   private rootDir = process.cwd();
   private readonly results = new Map<TestCase, PwResult>();
   private tests: TestCase[] = [];
+  private run: RunMetadata | undefined;
 
   constructor(options: { outputDir?: string } = {}) {
     this.outputDir = options.outputDir ?? 'reports';
@@ -29,13 +31,17 @@ export default class ConformanceReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {
     this.rootDir = projectRoot(config.configFile ? dirname(config.configFile) : process.cwd());
     this.tests = suite.allTests();
+    // From the config's metadata: on a merge, the shards' target, not this process's TARGET.
+    const recorded = fromMetadata(config.metadata);
+    if (!recorded) console.log('conformance: the run recorded no target in its metadata; reporting the target named by TARGET');
+    this.run = recorded ?? runMetadata();
   }
 
   /** Errors outside any test (a failed global setup or preflight): the report says why. */
   private readonly outsideErrors: string[] = [];
 
   onError(error: TestError): void {
-    this.outsideErrors.push(stripAnsi(error.message ?? String(error.value ?? 'error')).split('\n').slice(0, 12).join('\n'));
+    this.outsideErrors.push(stripAnsi(error.message ?? String(error.value ?? 'error')).replace(/^Error: /, '').split('\n').slice(0, 12).join('\n'));
   }
 
   onTestEnd(test: TestCase, result: PwResult): void {
@@ -48,13 +54,15 @@ export default class ConformanceReporter implements Reporter {
    * test) also fails on any failing test, as a project's own CI must.
    */
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
-    const report = buildReport(this.tests, this.results, this.rootDir);
+    const report = buildReport(this.tests, this.results, this.rootDir, this.run ?? runMetadata());
     if (this.outsideErrors.length && !this.results.size) report.summary.aborted = this.outsideErrors.join('\n');
     assertValid(report, this.rootDir);
     mkdirSync(this.outputDir, { recursive: true });
     writeFileSync(join(this.outputDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
-    writeFileSync(join(this.outputDir, 'conformance.html'), renderHtml(report));
+    // The page links each rule into spec/specification/, relative to where the page is written.
+    writeFileSync(join(this.outputDir, 'conformance.html'), renderHtml(report, relative(resolve(this.outputDir), this.rootDir) || '.'));
     const must = report.summary.byLevel.MUST;
+    if (report.summary.aborted) console.log(`conformance: not run: ${report.summary.aborted.split('\n')[0]}`);
     console.log(`conformance: ${report.summary.verdict} — MUST ${must.pass} pass, ${must.fail} fail, ${must['not-applicable']} n/a, ${must.untested} untested → ${join(this.outputDir, 'conformance.html')}`);
     if (result.status === 'interrupted' || result.status === 'timedout') return undefined;
     if (report.summary.verdict !== 'conformant') return { status: 'failed' };
@@ -76,9 +84,9 @@ function projectRoot(dir: string): string {
 
 const emptyCounts = (): Counts => ({ pass: 0, fail: 0, 'not-applicable': 0, 'known-deviation': 0, untested: 0 });
 
-export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>, rootDir: string): ConformanceReport {
+export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>, rootDir: string, run: RunMetadata): ConformanceReport {
   const catalog = loadCatalog();
-  const deviations = loadDeviations();
+  const deviations = run.deviations;
   const matched = new Set<object>();
   const byRule = new Map<string, TestResult[]>();
   let passed = 0, failed = 0, skipped = 0;
@@ -115,7 +123,7 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
     const ts = byRule.get(r.id) ?? [];
     // A rule the catalog declares unobservable over HTTP is not applicable, with its reason.
     const verdict = r.untestable ? 'not-applicable' : verdictOf(ts);
-    return { id: r.id, level: r.level, service: r.service, family: r.family, statement: r.statement, source: r.source, verdict, tests: ts, ...(r.untestable ? { untestable: r.untestable } : {}) };
+    return { id: r.id, level: r.level, service: r.service, family: r.family, statement: r.statement, source: r.source, specification: specificationLink(r), verdict, tests: ts, ...(r.untestable ? { untestable: r.untestable } : {}) };
   });
   const byLevel = { MUST: emptyCounts(), SHOULD: emptyCounts() };
   const byFamily: Record<string, Counts> = {};
@@ -129,7 +137,7 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
   const verdict = byLevel.MUST.fail ? 'not-conformant' : byLevel.MUST.untested || byLevel.MUST['known-deviation'] || mustUnchecked ? 'incomplete' : 'conformant';
   return {
     schemaVersion: 1,
-    target: { name: target.name, dataApiBaseUrl: target.dataApi.baseUrl },
+    target: run.target,
     suiteVersion: (JSON.parse(readFileSync(join(rootDir, 'package.json'), 'utf8')) as { version: string }).version,
     specHash: specHash(rootDir),
     timestamp: new Date().toISOString(),

@@ -22,18 +22,19 @@ function testItem(t: TestResult): string {
 const deviationList = (title: string, list: DeviationEntry[]) =>
   list.length ? `<h3>${title}</h3><ul>${list.map((d) => `<li>${esc(d.test ?? d.rule ?? '')} — ${esc(d.reason)} (until ${esc(d.expires)})</li>`).join('')}</ul>` : '';
 
-function ruleRow(r: RuleResult): string {
+function ruleRow(r: RuleResult, root: string): string {
   const tests = r.tests.map(testItem).join('');
-  return `<tr class="${r.verdict}" data-verdict="${r.verdict}"><td><span class="chip ${r.verdict}">${r.verdict}</span></td><td>${r.level}</td><td><code>${esc(r.id)}</code><div class="stmt">${esc(r.statement)}</div><div class="src">${esc(r.source.document)} — ${esc(r.source.section)}</div>${r.untestable ? `<div class="src">Not observable over HTTP: ${esc(r.untestable)}</div>` : ''}${tests ? `<ul>${tests}</ul>` : ''}</td></tr>`;
+  return `<tr class="${r.verdict}" data-verdict="${r.verdict}"><td><span class="chip ${r.verdict}">${r.verdict}</span></td><td>${r.level}</td><td><a class="rule" href="${esc(`${root}/${r.specification}`)}"><code>${esc(r.id)}</code></a><div class="stmt">${esc(r.statement)}</div><div class="src">${esc(r.source.document)} — ${esc(r.source.section)}</div>${r.untestable ? `<div class="src">Not observable over HTTP: ${esc(r.untestable)}</div>` : ''}${tests ? `<ul>${tests}</ul>` : ''}</td></tr>`;
 }
 
-export function renderHtml(report: ConformanceReport): string {
+/** `root`: the project root relative to the page (each rule links into spec/specification/ there). */
+export function renderHtml(report: ConformanceReport, root = '..'): string {
   const rules = [...report.rules].sort((a, b) => ORDER[a.verdict] - ORDER[b.verdict] || (a.level === b.level ? a.id.localeCompare(b.id) : a.level === 'MUST' ? -1 : 1));
   const counts = (c: Record<string, number>) => Object.entries(c).map(([k, v]) => `<span class="chip ${k}">${k} ${v}</span>`).join(' ');
   const families = Object.entries(report.summary.byFamily).sort().map(([f, c]) => `<tr><td>${esc(f)}</td><td>${counts(c as unknown as Record<string, number>)}</td></tr>`).join('');
   const section = (service: string, title: string) => {
     const rows = rules.filter((r) => r.service === service);
-    return rows.length ? `<h2>${title}</h2><table class="rules"><thead><tr><th>Verdict</th><th>Level</th><th>Rule</th></tr></thead><tbody>${rows.map(ruleRow).join('')}</tbody></table>` : '';
+    return rows.length ? `<h2>${title}</h2><table class="rules"><thead><tr><th>Verdict</th><th>Level</th><th>Rule</th></tr></thead><tbody>${rows.map((r) => ruleRow(r, root)).join('')}</tbody></table>` : '';
   };
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Conformance: ${esc(report.target.name)}</title>
@@ -49,7 +50,7 @@ pre.curl{background:#f4f4ff}details.exchange{margin:.3em 0}
 </style></head><body>
 <h1>Conformance of <code>${esc(report.target.name)}</code>: <span class="verdict ${report.summary.verdict}" id="verdict">${report.summary.verdict}</span></h1>
 <p>${esc(report.target.dataApiBaseUrl)} · suite ${esc(report.suiteVersion)} · spec ${esc(report.specHash.slice(0, 12))} · ${esc(report.timestamp)}</p>
-<p>Tests: ${report.summary.tests.passed} passed, ${report.summary.tests.failed} failed, ${report.summary.tests.skipped} skipped.</p>${report.summary.aborted ? `<pre id="aborted">The run stopped before its tests:\n${esc(report.summary.aborted)}</pre>` : ''}
+<p>Tests: ${report.summary.tests.passed} passed, ${report.summary.tests.failed} failed, ${report.summary.tests.skipped} skipped.</p>${report.summary.aborted ? `<pre id="aborted">not run: ${esc(report.summary.aborted)}</pre>` : ''}
 <h2>By level</h2><table><tr><td>MUST</td><td id="must-counts">${counts(report.summary.byLevel.MUST as unknown as Record<string, number>)}</td></tr><tr><td>SHOULD</td><td>${counts(report.summary.byLevel.SHOULD as unknown as Record<string, number>)}</td></tr></table>
 <h2>By family</h2><table>${families}</table>
 ${section('data-api', 'Data API rules')}

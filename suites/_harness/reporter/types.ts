@@ -44,7 +44,7 @@ export interface Summary {
   byLevel: { MUST: Counts; SHOULD: Counts };
   byFamily: { [family: string]: Counts };
   tests: { passed: number; failed: number; skipped: number };
-  /** Why the run stopped before its tests, when it did (a failed setup or preflight). */
+  /** Why the run stopped before its tests, when it did (a failed setup, or `preflight failed: <target field>: …`); the HTML report shows it as "not run: …". */
   aborted?: string;
 }
 
@@ -55,6 +55,8 @@ export interface RuleResult {
   family: string;
   statement: string;
   source: { document: string; section: string };
+  /** The rule in the specification that ships with the project, relative to its root: `spec/specification/data.etag.md#<id>`. */
+  specification: string;
   verdict: Verdict;
   tests: TestResult[];
   /** Why the rule cannot be observed over HTTP (catalog), when so. */

@@ -1,27 +1,135 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { request } from '@playwright/test';
+import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { after, before, test } from 'node:test';
+import { request, type APIRequestContext } from '@playwright/test';
+import type { ReferenceConfig } from '../../../reference/config/types.js';
 import { startForTest } from '../../../reference/tests/helpers.js';
-import { preflight } from '../preflight.js';
-import type { ResolvedTarget } from '../target.js';
+import type { Target } from '../../targets/types.js';
+import { preflight, preflightMessage } from '../preflight.js';
+import { resolveTarget } from '../target.js';
 
-/** The preflight names a wrong namespace segment and a namespace prefix the client does not own, and passes a fitting target. */
-test('preflight: a wrong namespace segment and a foreign namespace prefix are named; a fitting target passes', async () => {
-  const ref = await startForTest({ clients: [{ key: 'test', secret: 'test-secret', permissionSet: 'namespace-based', namespacePrefixes: ['uri://mine.test'] }] });
-  const ctx = await request.newContext();
-  try {
-    const targetWith = (segment: string, prefix: string) => ({
-      dataApi: { baseUrl: ref.dataApiBaseUrl, namespaceSegment: segment },
-      dataRoot: `${ref.dataApiBaseUrl}/data/v3/${segment}`,
-      testData: { namespacePrefix: prefix },
-    }) as unknown as ResolvedTarget;
-    const wrong = await preflight(ctx, targetWith('ed-fi', 'uri://yours.test'), ref.token);
-    assert.equal(wrong.length, 2, wrong.join('\n'));
-    assert.match(wrong[0], /namespaceSegment 'ed-fi'/);
-    assert.match(wrong[1], /uri:\/\/yours\.test.*uri:\/\/mine\.test/);
-    assert.deepEqual(await preflight(ctx, targetWith('core', 'uri://mine.test/conformance'), ref.token), []);
-  } finally {
-    await ctx.dispose();
-    await ref.close();
-  }
+/**
+ * The preflight against a reference configured like the embedded one: the reference's own
+ * target passes with a token per client and the store digest; each wrong declaration is named
+ * by its field, alone.
+ */
+const pem = (key: ReturnType<typeof generateKeyPairSync>['privateKey']) => key.export({ type: 'pkcs8', format: 'pem' }).toString();
+const issuerKey = pem(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
+const foreignKey = pem(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
+process.env.PREFLIGHT_TEST_ADMIN_SECRET = 'admin-secret';
+process.env.PREFLIGHT_TEST_ISSUER_KEY = issuerKey;
+process.env.PREFLIGHT_TEST_FOREIGN_KEY = foreignKey;
+
+const conformance = JSON.parse(readFileSync(new URL('../../../reference/config/conformance.json', import.meta.url), 'utf8')) as ReferenceConfig;
+const referenceTarget = JSON.parse(readFileSync(new URL('../../targets/reference.json', import.meta.url), 'utf8')) as Target;
+
+let ref: Awaited<ReturnType<typeof startForTest>>;
+let ctx: APIRequestContext;
+let base: Target;
+
+before(async () => {
+  ref = await startForTest({
+    clients: conformance.clients, profiles: conformance.profiles,
+    admin: { key: 'admin', secret: 'admin-secret' },
+    issuer: { privateKeyPem: issuerKey },
+  });
+  ctx = await request.newContext();
+  const admin = { key: 'admin', secretEnv: 'PREFLIGHT_TEST_ADMIN_SECRET' };
+  const caps = referenceTarget.capabilities!;
+  base = {
+    ...referenceTarget,
+    dataApi: { ...referenceTarget.dataApi, baseUrl: ref.dataApiBaseUrl },
+    rostering: { baseUrl: ref.rosteringBaseUrl },
+    capabilities: {
+      ...caps,
+      issuerSigningKey: { pemEnv: 'PREFLIGHT_TEST_ISSUER_KEY' },
+      snapshotAdmin: { ...caps.snapshotAdmin!, ...admin },
+      storeDigest: { ...caps.storeDigest!, ...admin },
+      systemErrorTrigger: { ...caps.systemErrorTrigger!, ...admin },
+      // The same deployment stands in for the second one: the preflight only reaches it.
+      loweredPageSize: { baseUrl: ref.dataApiBaseUrl, pageSizeMaximum: 25 },
+      interfaceDescription: { url: 'metadata/' },
+    },
+  };
 });
+
+after(async () => {
+  await ctx?.dispose();
+  await ref?.close();
+});
+
+/** The base target with some members replaced (a path like `capabilities.profile.name`). */
+function targetWith(changes: Record<string, unknown>): Target {
+  const t = structuredClone(base) as unknown as Record<string, unknown>;
+  for (const [path, value] of Object.entries(changes)) {
+    const keys = path.split('.');
+    let at = t;
+    for (const k of keys.slice(0, -1)) at = at[k] as Record<string, unknown>;
+    if (value === undefined) delete at[keys.at(-1)!];
+    else at[keys.at(-1)!] = value;
+  }
+  return t as unknown as Target;
+}
+
+const run = (t: Target) => preflight(ctx, resolveTarget(t));
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+test('preflight: the reference\'s own target passes, with a token per client and the store digest', async () => {
+  const outcome = await run(base);
+  assert.deepEqual(outcome.problems, []);
+  assert.deepEqual(Object.keys(outcome.tokens).sort(), ['namespaceLimited', 'primary', 'profiled', 'schoolLimited']);
+  assert.match(outcome.digest ?? '', /sha256/);
+});
+
+test('preflight: a wrong namespace segment stops in seconds with one message naming dataApi.namespaceSegment', async () => {
+  const started = Date.now();
+  const outcome = await run(targetWith({ 'dataApi.namespaceSegment': 'ed-fi' }));
+  assert.ok(Date.now() - started < 10_000);
+  assert.deepEqual(outcome.problems.map((p) => p.field), ['dataApi.namespaceSegment']);
+  assert.match(preflightMessage(outcome.problems), /^preflight failed: dataApi\.namespaceSegment: GET .*\/data\/v3\/ed-fi\/.* answered 404/);
+});
+
+/** Each wrong declaration, and the one field the preflight must name for it. */
+const cases: [string, () => Promise<Record<string, unknown>> | Record<string, unknown>, string][] = [
+  ['an unreachable base URL', async () => ({ 'dataApi.baseUrl': `http://127.0.0.1:${await closedPort()}/v7.3/api` }), 'dataApi.baseUrl'],
+  ['a base URL with no token endpoint', () => ({ 'dataApi.baseUrl': `${ref.dataApiBaseUrl}/nothing` }), 'dataApi.baseUrl'],
+  ['an unreachable rostering service', async () => ({ 'rostering.baseUrl': `http://127.0.0.1:${await closedPort()}` }), 'rostering.baseUrl'],
+  ['a wrong secret of a secondary client', () => ({ 'clients.profiled': { key: 'conformance-profiled', secret: 'wrong' } }), 'clients.profiled'],
+  ['an unset primary secret variable', () => ({ 'clients.primary': { key: 'conformance-primary', secretEnv: 'PREFLIGHT_TEST_UNSET' } }), 'clients.primary.secretEnv'],
+  ['upstream\'s problem-type prefix', () => ({ 'dataApi.errorTypePrefix': 'urn:ed-fi:api:' }), 'dataApi.errorTypePrefix'],
+  ['a namespace prefix the primary client does not own', () => ({ testData: { namespacePrefix: 'uri://yours.test' } }), 'testData.namespacePrefix'],
+  ['a namespace prefix the namespace-limited client does not own', () => ({ 'capabilities.namespaceLimited.namespacePrefix': 'uri://third.test' }), 'capabilities.namespaceLimited.namespacePrefix'],
+  ['a namespace-limited capability without its client', () => ({ 'clients.namespaceLimited': undefined, 'capabilities.permissionLimits': undefined }), 'clients.namespaceLimited'],
+  ['school ids the school-limited client does not claim', () => ({ 'capabilities.schoolLimited.schoolIds': [90000101, 90000199] }), 'capabilities.schoolLimited.schoolIds'],
+  ['a profile the profiled client is not assigned', () => ({ 'capabilities.profile.name': 'Other-Profile' }), 'capabilities.profile.name'],
+  ['a profile resource not in the data standard', () => ({ 'capabilities.profile.resource': 'absenceEventCategoryDescriptors' }), 'capabilities.profile.resource'],
+  ['a permission-limited client role not declared', () => ({ 'capabilities.permissionLimits.client': 'nobody' }), 'capabilities.permissionLimits.client'],
+  ['a denied resource that is no endpoint', () => ({ 'capabilities.permissionLimits.deniedResource': 'studentz' }), 'capabilities.permissionLimits.deniedResource'],
+  ['an unrestricted client role not declared', () => ({ 'capabilities.unrestrictedClient': 'nobody' }), 'capabilities.unrestrictedClient'],
+  ['an extension on a resource not in the data standard', () => ({ 'capabilities.extension.resource': 'credentials' }), 'capabilities.extension.resource'],
+  ['an interface description URL that does not answer', () => ({ 'capabilities.interfaceDescription.url': 'metadata/nothing.json' }), 'capabilities.interfaceDescription.url'],
+  ['a snapshot hook with a wrong secret', () => ({ 'capabilities.snapshotAdmin': { url: 'admin/snapshot', key: 'admin', secret: 'wrong' } }), 'capabilities.snapshotAdmin'],
+  ['a snapshot hook URL that is not there', () => ({ 'capabilities.snapshotAdmin.url': 'admin/snapshots' }), 'capabilities.snapshotAdmin.url'],
+  ['a store digest URL that is not there', () => ({ 'capabilities.storeDigest.url': 'admin/digests' }), 'capabilities.storeDigest'],
+  ['an unset fault-trigger secret variable', () => ({ 'capabilities.systemErrorTrigger.secretEnv': 'PREFLIGHT_TEST_UNSET' }), 'capabilities.systemErrorTrigger'],
+  ['an issuer key that is not the issuer\'s', () => ({ 'capabilities.issuerSigningKey.pemEnv': 'PREFLIGHT_TEST_FOREIGN_KEY' }), 'capabilities.issuerSigningKey.pemEnv'],
+  ['an issuer key file that is not there', () => ({ 'capabilities.issuerSigningKey': { pemFile: '/nonexistent/key.pem' } }), 'capabilities.issuerSigningKey.pemFile'],
+  ['an unreachable lowered-page-size deployment', async () => ({ 'capabilities.loweredPageSize.baseUrl': `http://127.0.0.1:${await closedPort()}/v7.3/api` }), 'capabilities.loweredPageSize.baseUrl'],
+  ['a lowered-page-size deployment where the primary client gets no token', () => ({ 'capabilities.loweredPageSize.baseUrl': `${ref.dataApiBaseUrl}/nothing` }), 'capabilities.loweredPageSize.baseUrl'],
+];
+
+for (const [what, changes, field] of cases) {
+  test(`preflight: ${what} is named by ${field} alone`, async () => {
+    const outcome = await run(targetWith(await changes()));
+    assert.deepEqual(outcome.problems.map((p) => p.field), [field], preflightMessage(outcome.problems));
+  });
+}

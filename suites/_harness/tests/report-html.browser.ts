@@ -37,6 +37,11 @@ test('the report of this run shows its verdict, counts and every rule, with noth
     assert.match(must, new RegExp(`pass ${json.summary.byLevel.MUST.pass}\\b`));
     assert.equal(await page.locator('table.rules tbody tr').count(), json.rules.length);
     assert.deepEqual(requests.filter((u) => !u.startsWith('file://')), [], 'the page is self-contained');
+    // Every rule links to its anchor in the specification that ships with the project.
+    const href = await page.locator('table.rules tbody tr a.rule').first().getAttribute('href');
+    const [path, anchor] = new URL(href!, page.url()).href.replace(/^file:\/\//, '').split('#');
+    assert.ok(readFileSync(decodeURIComponent(path), 'utf8').includes(`<a id="${anchor}"></a>`), `${href} names no anchor`);
+    assert.equal(await page.locator('table.rules tbody tr a.rule').count(), json.rules.length);
     await page.screenshot({ path: 'reports/conformance.png', fullPage: false });
   });
 });
@@ -49,9 +54,9 @@ test('a failing rule comes first and its evidence and curl line open on a click'
     suiteVersion: '0.0.0', specHash: '0'.repeat(64), timestamp: new Date().toISOString(),
     summary: { verdict: 'not-conformant', byLevel: { MUST: counts, SHOULD: { ...counts, pass: 0, fail: 0 } }, byFamily: { etag: counts }, tests: { passed: 1, failed: 1, skipped: 0 } },
     rules: [
-      { id: 'data.etag.a-passing-rule', level: 'MUST', service: 'data-api', family: 'etag', statement: 'Passes.', source: { document: 'seed', section: 'x' }, verdict: 'pass', tests: [{ title: 't1', file: 'f.spec.ts', line: 1, outcome: 'passed' }] },
+      { id: 'data.etag.a-passing-rule', level: 'MUST', service: 'data-api', family: 'etag', statement: 'Passes.', source: { document: 'seed', section: 'x' }, specification: 'spec/specification/data.etag.md#data.etag.a-passing-rule', verdict: 'pass', tests: [{ title: 't1', file: 'f.spec.ts', line: 1, outcome: 'passed' }] },
       {
-        id: 'data.etag.z-failing-rule', level: 'MUST', service: 'data-api', family: 'etag', statement: 'Fails.', source: { document: 'seed', section: 'x' }, verdict: 'fail',
+        id: 'data.etag.z-failing-rule', level: 'MUST', service: 'data-api', family: 'etag', statement: 'Fails.', source: { document: 'seed', section: 'x' }, specification: 'spec/specification/data.etag.md#data.etag.z-failing-rule', verdict: 'fail',
         tests: [{
           title: 't2', file: 'f.spec.ts', line: 2, outcome: 'failed', error: 'expected 304, got 200',
           evidence: [{ method: 'GET', url: 'http://127.0.0.1:1/x', requestHeaders: { Authorization: 'Bearer <redacted>' }, status: 200, responseHeaders: { etag: '"1"' }, responseBody: '{}' }],

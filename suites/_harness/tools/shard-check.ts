@@ -12,10 +12,10 @@ const shards = Number(process.argv.find((a) => a.startsWith('--shards='))?.split
 const run = (args: string[], env: Record<string, string> = {}) =>
   execFileSync('npx', ['playwright', ...args], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...env } });
 
-/** What must agree: per rule its verdict and the outcome of each of its tests. */
+/** What must agree: the target, and per rule its verdict and the outcome of each of its tests. */
 function essence(file: string): string[] {
   const r = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
-  return r.rules.map((x) => `${x.id} ${x.verdict} ${x.tests.map((t) => `${t.title}=${t.outcome}`).sort().join(' | ')}`).sort();
+  return [`target ${JSON.stringify(r.target)}`, ...r.rules.map((x) => `${x.id} ${x.verdict} ${x.tests.map((t) => `${t.title}=${t.outcome}`).sort().join(' | ')}`).sort()];
 }
 
 console.log('unsharded run …');

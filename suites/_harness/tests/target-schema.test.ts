@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { test } from 'node:test';
+import { Ajv } from 'ajv';
+
+/** The target schema (generated from suites/targets/types.ts) takes the shipped target files and declared extension fields. */
+const schema = JSON.parse(readFileSync(new URL('../../../spec/schemas/target.schema.json', import.meta.url), 'utf8')) as object;
+const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
+const dir = new URL('../../targets/', import.meta.url);
+
+test('every shipped target file follows the target schema', () => {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.endsWith('.deviations.json'));
+  assert.ok(files.length >= 2);
+  for (const f of files) assert.ok(validate(JSON.parse(readFileSync(new URL(f, dir), 'utf8'))), `${f}: ${JSON.stringify(validate.errors)}`);
+});
+
+test('capabilities.extension.fields takes field names with string, number or boolean examples, and nothing else', () => {
+  const withFields = (fields: unknown) => ({
+    name: 't', dataApi: { baseUrl: 'http://x/api' }, clients: { primary: { key: 'k', secret: 's' } },
+    capabilities: { extension: { resource: 'credential', name: 'conformance', fields } },
+  });
+  assert.ok(validate(withFields({ note: 'n', attempts: 3, verified: true })), JSON.stringify(validate.errors));
+  for (const bad of [{}, { nested: { a: 1 } }, { list: [1] }, { nothing: null }, 'note']) {
+    assert.equal(validate(withFields(bad)), false, JSON.stringify(bad));
+  }
+});
