@@ -1,7 +1,7 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 import { isEmbeddedReference, loweredPageSizePort, target } from './suites/_harness/target.js';
-import { FLOWS_ENV, embeddedFlowServers, rosteringSelected } from './suites/rostering/_support/flows.js';
+import { embeddedFlowServers, rosteringSelected } from './suites/rostering/_support/flows.js';
 
 /**
  * Conformance suites against the deployment named by TARGET (a target file), by default the
@@ -11,6 +11,10 @@ if (isEmbeddedReference) {
   // One issuer key per run, shared by the reference (which signs with it) and the suites
   // (which craft expired or foreign tokens with it). Set in the main process; workers inherit it.
   process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM ??= generateKeyPairSync('rsa', { modulusLength: 2048 })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  // The suites' own test issuer (capability testIssuer): the rostering services trust its public
+  // key besides the issuer's. Generated whether or not the target file declares the capability.
+  process.env.CONFORMANCE_TEST_ISSUER_PRIVATE_KEY_PEM ??= generateKeyPairSync('rsa', { modulusLength: 2048 })
     .privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   // The reference has no default admin credential (decisions #33): one secret per run, given to
   // the reference and read by the suites through the target file's secretEnv.
@@ -22,12 +26,13 @@ const coverage = process.env.REFERENCE_COVERAGE === '1';
 // Rostering routing flows: the default reference serves the single-tenant flow from admin
 // databases written here; three more reference processes serve the context, multi-tenant and
 // multi-tenant-with-context flows, started only when the run includes the rostering suites.
-const rosteringFlows = isEmbeddedReference && !process.env[FLOWS_ENV] && !process.argv.includes('--list')
+const rosteringFlows = isEmbeddedReference && !process.argv.includes('--list')
   ? embeddedFlowServers({
       dataApiBaseUrl: target.dataApi.baseUrl,
       basePath: new URL(target.dataApi.baseUrl).pathname,
       privateKeyPem: process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM!,
       withExtraServers: rosteringSelected(process.argv),
+      testIssuerPublicKeyPem: createPublicKey(process.env.CONFORMANCE_TEST_ISSUER_PRIVATE_KEY_PEM!).export({ type: 'spki', format: 'pem' }).toString(),
     })
   : { defaultEnv: {}, servers: [] };
 

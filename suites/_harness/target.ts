@@ -6,7 +6,9 @@ import type { ClientCredentials, Target } from '../targets/types.js';
 /** The deployment under test, from the file named by TARGET (default: the embedded reference). */
 export const DEFAULT_TARGET = fileURLToPath(new URL('../targets/reference.json', import.meta.url));
 export const targetFile = process.env.TARGET || DEFAULT_TARGET;
-export const isEmbeddedReference = !process.env.TARGET || targetFile === DEFAULT_TARGET;
+/** The embedded reference: the default target, or a target file saying it describes it (`embeddedReference`). */
+export const isEmbeddedReference = !process.env.TARGET || targetFile === DEFAULT_TARGET
+  || (JSON.parse(readFileSync(targetFile, 'utf8')) as Target).embeddedReference === true;
 
 export interface ResolvedTarget extends Target {
   dataApi: Required<Target['dataApi']>;
@@ -29,10 +31,18 @@ export function loadTarget(file = targetFile): ResolvedTarget {
   const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
   if (!validate(raw)) throw new Error(`target ${file} is invalid: ${(validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`).join('; ')}`);
   // The embedded reference may be placed on another port (REFERENCE_PORT) so runs can coexist.
-  if (file === DEFAULT_TARGET && process.env.REFERENCE_PORT) {
+  if ((file === DEFAULT_TARGET || raw.embeddedReference) && process.env.REFERENCE_PORT) {
     raw.dataApi.baseUrl = raw.dataApi.baseUrl.replace(/:\d+\//, `:${process.env.REFERENCE_PORT}/`);
     const lowered = raw.capabilities?.loweredPageSize;
     if (lowered) lowered.baseUrl = lowered.baseUrl.replace(/:\d+\//, `:${loweredPageSizePort()}/`);
+    // Its processes take 18080 .. 18089: each moves by the same offset.
+    const moved = (url: string) => url.replace(/:(180[89]\d)(\/|$)/, (_, p: string, end: string) => `:${Number(process.env.REFERENCE_PORT) + Number(p) - 18080}${end}`);
+    for (const flow of Object.values(raw.rostering?.flows ?? {})) {
+      flow.dataApi = moved(flow.dataApi);
+      flow.rostering = moved(flow.rostering);
+    }
+    const single = raw.rostering?.flows?.single;
+    if (single && process.env.ROSTERING_PORT) single.rostering = single.rostering.replace(/:\d+$/, `:${process.env.ROSTERING_PORT}`);
   }
   const dataApi = {
     namespaceSegment: 'core',
