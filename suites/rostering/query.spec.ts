@@ -9,7 +9,9 @@ import { Writer, buildDistrict, type World } from './_support/world.js';
 /**
  * Query parameters (research §3, §4): limit, offset, sort/orderBy, fields and filter. Paging is
  * checked on a district with 501 schools (more than the default page of 100 and the maximum of
- * 500), built once per worker for the tests that need it.
+ * 500), built for the tests that need it under the target's reserved paging district
+ * (rostering.organizations.pagingLea), whose declared client reads it; those tests run in one
+ * describe block, in order, so one worker at a time holds the district.
  */
 interface BigDistrict { lea: number; schools: number }
 

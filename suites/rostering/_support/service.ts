@@ -90,13 +90,10 @@ export interface TokenSpec {
  */
 export function signingKeyPem(): string {
   const cap = target.capabilities?.testIssuer;
-  if (cap) {
-    const pem = cap.pemEnv ? process.env[cap.pemEnv] : cap.pemFile ? readFileSync(cap.pemFile, 'utf8') : undefined;
-    if (!pem) notApplicable('capability testIssuer names no readable key');
-    return pem;
-  }
-  if (!target.capabilities?.issuerSigningKey) notApplicable('needs capability testIssuer (or issuerSigningKey) in the target file, to sign tokens with claims no configured client has');
-  return issuerPrivateKeyPem();
+  const pem = cap?.pemEnv ? process.env[cap.pemEnv] : cap?.pemFile ? readFileSync(cap.pemFile, 'utf8') : undefined;
+  if (pem) return pem;
+  if (target.capabilities?.issuerSigningKey) return issuerPrivateKeyPem();
+  notApplicable(cap ? 'capability testIssuer names no readable key' : 'needs capability testIssuer (or issuerSigningKey) in the target file, to sign tokens with claims no configured client has');
 }
 
 /** A token with any claims, signed with signingKeyPem() (or `opts.key`); iss and aud copied from a real token. */
