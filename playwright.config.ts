@@ -64,6 +64,21 @@ const loweredServer = isEmbeddedReference && lowered && !process.argv.includes('
   ? [siblingServer(`${lowered.baseUrl}/`, loweredPageSizePort(), loweredPageSizePort() + 1, { REFERENCE_PAGE_SIZE_LIMIT: String(lowered.pageSizeMaximum) })]
   : [];
 
+// Rostering services configured like the default one but for their issuer or audience (target
+// rostering.neighbours; only reference-keyless.json declares them), one process for all.
+const neighbours = target.rostering?.neighbours ?? [];
+const neighbourServer = isEmbeddedReference && neighbours.length && rosteringSelected(process.argv) && !process.argv.includes('--list')
+  ? [{
+      command: 'node --import tsx suites/rostering/_support/neighbours.ts',
+      url: `${neighbours[neighbours.length - 1].rostering}/health-check`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+    }]
+  : [];
+
 export default defineConfig({
   testDir: './suites',
   testMatch: '**/*.spec.ts',
@@ -100,6 +115,6 @@ export default defineConfig({
         },
         stdout: 'ignore' as const,
         stderr: 'pipe' as const,
-      }, ...rosteringFlows.servers.map((s) => siblingServer(`http://127.0.0.1:${s.rosteringPort}/health-check`, s.dataPort, s.rosteringPort, s.env)), ...loweredServer]
+      }, ...rosteringFlows.servers.map((s) => siblingServer(`http://127.0.0.1:${s.rosteringPort}/health-check`, s.dataPort, s.rosteringPort, s.env)), ...loweredServer, ...neighbourServer]
     : undefined,
 });

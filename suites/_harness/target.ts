@@ -41,6 +41,11 @@ export function loadTarget(file = targetFile): ResolvedTarget {
       flow.dataApi = moved(flow.dataApi);
       flow.rostering = moved(flow.rostering);
     }
+    for (const n of raw.rostering?.neighbours ?? []) {
+      n.rostering = moved(n.rostering);
+      if (n.issuer) n.issuer = moved(n.issuer);
+      if (n.audience) n.audience = moved(n.audience);
+    }
     const single = raw.rostering?.flows?.single;
     if (single && process.env.ROSTERING_PORT) single.rostering = single.rostering.replace(/:\d+$/, `:${process.env.ROSTERING_PORT}`);
   }

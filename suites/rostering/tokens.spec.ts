@@ -1,6 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT, decodeJwt, importPKCS8 } from 'jose';
+import { notApplicable } from '../_harness/capabilities.js';
 import { rule } from '../_harness/rules.js';
+import type { RosteringNeighbour } from '../targets/types.js';
 import { credentials, target } from '../_harness/target.js';
 import { test, expect } from './_support/test.js';
 import { SCOPES, bearer, craftToken, expectUnauthorized, issuedClaims, reservedOrganizations, rosterUrl, scope, tokenFor, trustedPublicKeyPem, type TokenSpec } from './_support/service.js';
@@ -190,5 +192,46 @@ test.describe('Authorization: Bearer on rostering requests', () => {
       // The same form without a rostering scope grants nothing, so the 200 came from the parsed entry.
       await expectUnauthorized(await request.get(rosterUrl('demographics'), { headers: bearer(await craftToken(request, { scope: form })) }));
     }
+  });
+});
+
+/**
+ * The iss and aud checks without a signing key: tokens this deployment issued, sent to a rostering
+ * service configured like it but for its issuer or audience (target rostering.neighbours), must be
+ * refused there. Where the suites can sign, a token with the neighbour's own values shows that
+ * nothing else refuses it.
+ */
+test.describe('a rostering service configured with another issuer or audience', () => {
+  type Kind = 'audience' | 'issuer' | 'issuer-slash';
+  const bare = (u: string) => u.replace(/\/+$/, '');
+  async function neighbour(request: Parameters<typeof tokenFor>[0], kind: Kind): Promise<RosteringNeighbour & { iss: string; aud: unknown }> {
+    const { iss, aud } = await issuedClaims(request);
+    const found = (target.rostering?.neighbours ?? []).find((n) => kind === 'audience' ? n.audience !== undefined && n.issuer === undefined
+      : n.issuer !== undefined && n.audience === undefined && n.issuer !== iss && (bare(n.issuer) === bare(String(iss))) === (kind === 'issuer-slash'));
+    if (!found) notApplicable(`needs a rostering neighbour in the target file configured with another ${kind === 'audience' ? 'audience' : kind === 'issuer' ? 'issuer' : 'issuer, differing by a trailing slash'}`);
+    return { ...found, iss: String(iss), aud };
+  }
+  const orgsAt = (origin: string) => `${origin.replace(/\/$/, '')}/std/roster/rostering/v1p2/orgs`;
+
+  async function refusedThere(request: Parameters<typeof tokenFor>[0], n: RosteringNeighbour & { iss: string; aud: unknown }) {
+    const token = await acceptedToken(request);
+    await expectUnauthorized(await request.get(orgsAt(n.rostering), { headers: bearer(token) }));
+    if (target.capabilities?.testIssuer || target.capabilities?.issuerSigningKey) {
+      const own = await craftToken(request, { claims: { educationOrganizationId: undefined, iss: n.issuer ?? n.iss, aud: n.audience ?? n.aud } });
+      const res = await request.get(orgsAt(n.rostering), { headers: bearer(own) });
+      expect(res.status(), `a token with the neighbour's own issuer and audience passes there: ${await res.text()}`).toBe(200);
+    }
+  }
+
+  test('refuses the deployment\'s tokens where the service expects another audience', rule('roster.roster-auth.audience-mismatch-401'), async ({ request }) => {
+    await refusedThere(request, await neighbour(request, 'audience'));
+  });
+
+  test('refuses the deployment\'s tokens where the service expects another issuer', rule('roster.roster-auth.issuer-mismatch-401'), async ({ request }) => {
+    await refusedThere(request, await neighbour(request, 'issuer'));
+  });
+
+  test('refuses the deployment\'s tokens where the service expects the issuer with a trailing slash toggled', rule('roster.roster-auth.issuer-exact-401', 'roster.roster-auth.issuer-mismatch-401'), async ({ request }) => {
+    await refusedThere(request, await neighbour(request, 'issuer-slash'));
   });
 });

@@ -61,6 +61,22 @@ export interface RosteringTarget {
   clients?: { [role: string]: RosteringClient };
   /** The routing flows (seed: Routing flows) the target offers; a flow not described is not applicable. */
   flows?: RosteringFlows;
+  /**
+   * Rostering services configured exactly like this one (same issuer key, algorithm and admin
+   * database) but for their issuer or audience, so that tokens this deployment issues must be
+   * refused there: checks of the `iss` and `aud` rules that need no signing key.
+   */
+  neighbours?: RosteringNeighbour[];
+}
+
+/** A rostering service configured like the target's but for OAUTH2_ISSUERBASEURL or OAUTH2_AUDIENCE. */
+export interface RosteringNeighbour {
+  /** Its origin. */
+  rostering: string;
+  /** Its OAUTH2_ISSUERBASEURL, when it differs from the issuer's `iss` (by a trailing slash, say). */
+  issuer?: string;
+  /** Its OAUTH2_AUDIENCE, when it differs from the `aud` the issuer gives. */
+  audience?: string;
 }
 
 /**
