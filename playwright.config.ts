@@ -1,9 +1,9 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 import { embeddedConfig, embeddedPorts, isEmbeddedReference, target } from './suites/_harness/target.js';
 import { defaultWorkers } from './suites/_harness/workers.js';
 import { RUN_METADATA_KEY, runMetadata } from './suites/_harness/reporter/run-metadata.js';
-import { FLOWS_ENV, embeddedFlowServers, rosteringSelected } from './suites/rostering/_support/flows.js';
+import { embeddedFlowServers, rosteringSelected } from './suites/rostering/_support/flows.js';
 
 /**
  * Conformance suites against the deployment named by TARGET (a target file), by default the
@@ -16,6 +16,10 @@ if (isEmbeddedReference) {
   // One issuer key per run, shared by the reference (which signs with it) and the suites
   // (which craft expired or foreign tokens with it). Set in the main process; workers inherit it.
   process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM ??= generateKeyPairSync('rsa', { modulusLength: 2048 })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  // The suites' own test issuer (capability testIssuer): the rostering services trust its public
+  // key besides the issuer's. Generated whether or not the target file declares the capability.
+  process.env.CONFORMANCE_TEST_ISSUER_PRIVATE_KEY_PEM ??= generateKeyPairSync('rsa', { modulusLength: 2048 })
     .privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   // The reference has no default admin credential (decisions #33): one secret per run, given to
   // the reference and read by the suites through the target file's secretEnv.
@@ -30,12 +34,13 @@ const c8 = `npx c8${process.env.REFERENCE_COVERAGE === 'append' ? ' --clean=fals
 // Rostering routing flows: the default reference serves the single-tenant flow from admin
 // databases written here; three more reference processes serve the context, multi-tenant and
 // multi-tenant-with-context flows, started only when the run includes the rostering suites.
-const rosteringFlows = isEmbeddedReference && !process.env[FLOWS_ENV] && !process.argv.includes('--list')
+const rosteringFlows = isEmbeddedReference && !process.argv.includes('--list')
   ? embeddedFlowServers({
       dataApiBaseUrl: target.dataApi.baseUrl,
       basePath: new URL(target.dataApi.baseUrl).pathname,
       privateKeyPem: process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM!,
       withExtraServers: rosteringSelected(process.argv),
+      testIssuerPublicKeyPem: createPublicKey(process.env.CONFORMANCE_TEST_ISSUER_PRIVATE_KEY_PEM!).export({ type: 'spki', format: 'pem' }).toString(),
     })
   : { defaultEnv: {}, servers: [] };
 
@@ -65,6 +70,21 @@ const siblingServer = (url: string, dataPort: number, rosteringPort: number, env
 const lowered = target.capabilities?.loweredPageSize;
 const loweredServer = isEmbeddedReference && lowered && !process.argv.includes('--list')
   ? [siblingServer(`${lowered.baseUrl}/`, embeddedPorts(target.dataApi.baseUrl).lowered, embeddedPorts(target.dataApi.baseUrl).lowered + 1, { REFERENCE_PAGE_SIZE_LIMIT: String(lowered.pageSizeMaximum) })]
+  : [];
+
+// Rostering services configured like the default one but for their issuer or audience (target
+// rostering.neighbours; only reference-keyless.json declares them), one process for all.
+const neighbours = target.rostering?.neighbours ?? [];
+const neighbourServer = isEmbeddedReference && neighbours.length && rosteringSelected(process.argv) && !process.argv.includes('--list')
+  ? [{
+      command: 'node --import tsx suites/rostering/_support/neighbours.ts',
+      url: `${neighbours[neighbours.length - 1].rostering}/health-check`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+    }]
   : [];
 
 export default defineConfig({
@@ -105,6 +125,6 @@ export default defineConfig({
         },
         stdout: 'ignore' as const,
         stderr: 'pipe' as const,
-      }, ...rosteringFlows.servers.map((s) => siblingServer(`http://127.0.0.1:${s.rosteringPort}/health-check`, s.dataPort, s.rosteringPort, s.env)), ...loweredServer]
+      }, ...rosteringFlows.servers.map((s) => siblingServer(`http://127.0.0.1:${s.rosteringPort}/health-check`, s.dataPort, s.rosteringPort, s.env)), ...loweredServer, ...neighbourServer]
     : undefined,
 });

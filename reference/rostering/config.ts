@@ -10,6 +10,9 @@ export const ROSTERING_ENV_VARS = [
   'ODS_CONTEXT_ROUTE_TEMPLATE', 'ODS_CONNECTION_STRING_ENCRYPTION_KEY', 'CONNECTION_CONFIG', 'TENANTS_CONNECTION_CONFIG',
   // Not the seed's: where the scope names live (`{scope_base}/<name>`); empty means bare names.
   'ROSTER_SCOPE_BASE',
+  // Not the seed's: public keys (PEM, one line or several) trusted besides OAUTH2_PUBLIC_KEY_PEM,
+  // e.g. a conformance suite's own test issuer. Same algorithm and the same claim checks.
+  'ROSTER_ADDITIONAL_PUBLIC_KEYS_PEM',
 ] as const;
 
 export type RosteringEnv = Partial<Record<(typeof ROSTERING_ENV_VARS)[number], string>>;
@@ -29,6 +32,8 @@ export interface RosteringConfig {
   audience: string;
   algorithm: string;
   publicKeyPem: string;
+  /** Further public keys (ROSTER_ADDITIONAL_PUBLIC_KEYS_PEM) whose signatures pass too. */
+  additionalPublicKeysPem: string[];
   multiTenancy: boolean;
   context?: ContextRoute;
   encryptionKey?: Buffer;
@@ -61,6 +66,11 @@ export function readRosteringConfig(env: RosteringEnv): RosteringConfig {
   const publicKeyPem = required('OAUTH2_PUBLIC_KEY_PEM').replace(/\\n/g, '\n');
   if (!/-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----/.test(publicKeyPem)) {
     throw new RosteringConfigError('OAUTH2_PUBLIC_KEY_PEM', 'must be a PEM public key including the BEGIN and END PUBLIC KEY markers');
+  }
+
+  const additionalPublicKeysPem = get('ROSTER_ADDITIONAL_PUBLIC_KEYS_PEM').replace(/\\n/g, '\n').match(/-----BEGIN PUBLIC KEY-----[\s\S]+?-----END PUBLIC KEY-----/g) ?? [];
+  if (get('ROSTER_ADDITIONAL_PUBLIC_KEYS_PEM') && !additionalPublicKeysPem.length) {
+    throw new RosteringConfigError('ROSTER_ADDITIONAL_PUBLIC_KEYS_PEM', 'must hold PEM public keys including the BEGIN and END PUBLIC KEY markers');
   }
 
   const mt = get('MULTITENANCY_ENABLED').toLowerCase();
@@ -99,7 +109,7 @@ export function readRosteringConfig(env: RosteringEnv): RosteringConfig {
   }
 
   const scopeBase = normalizeScopeBase(get('ROSTER_SCOPE_BASE'));
-  return { issuer, audience, algorithm, publicKeyPem, multiTenancy, scopeBase, ...(context ? { context } : {}), ...(encryptionKey ? { encryptionKey } : {}), ...(adminConnection ? { adminConnection } : {}), tenants };
+  return { issuer, audience, algorithm, publicKeyPem, additionalPublicKeysPem, multiTenancy, scopeBase, ...(context ? { context } : {}), ...(encryptionKey ? { encryptionKey } : {}), ...(adminConnection ? { adminConnection } : {}), tenants };
 }
 
 function parseJsonObject(variable: string, text: string): Record<string, unknown> {

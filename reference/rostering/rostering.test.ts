@@ -5,7 +5,8 @@ import { readRosteringConfig, type RosteringEnv } from './config.js';
 import { parseFilter, matches } from './query/filter.js';
 import { parseRoute } from './route.js';
 import { RosterError } from './status.js';
-import { readScopes } from './token-check.js';
+import { SignJWT, importPKCS8 } from 'jose';
+import { TokenCheck, readScopes } from './token-check.js';
 
 const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
 const env = (over: RosteringEnv = {}): RosteringEnv => ({
@@ -32,6 +33,23 @@ test('configuration: the one-line PEM is read; every bad value names its variabl
     [{ MULTITENANCY_ENABLED: 'true', TENANTS_CONNECTION_CONFIG: '{"A":{"adminConnection":"memory:a"},"a":{"adminConnection":"memory:b"}}' }, 'TENANTS_CONNECTION_CONFIG'],
   ];
   for (const [over, variable] of bad) assert.throws(() => readRosteringConfig(env(over)), (err: Error) => err.message.startsWith(`${variable}:`), variable);
+});
+
+test('an additional public key passes with the same claim checks; other keys and wrong claims do not', async () => {
+  const pair = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const extra = pair();
+  const extraPem = extra.publicKey.export({ type: 'spki', format: 'pem' }).toString().trim();
+  assert.throws(() => readRosteringConfig(env({ ROSTER_ADDITIONAL_PUBLIC_KEYS_PEM: 'abc' })), (err: Error) => err.message.startsWith('ROSTER_ADDITIONAL_PUBLIC_KEYS_PEM:'));
+  const check = await TokenCheck.create(readRosteringConfig(env({ ROSTER_ADDITIONAL_PUBLIC_KEYS_PEM: extraPem.replace(/\n/g, '\\n') })));
+  const now = Math.floor(Date.now() / 1000);
+  const sign = async (key: typeof extra, claims: Record<string, unknown> = {}) => new SignJWT({ iss: 'http://issuer.test/api', aud: 'http://roster.test', exp: now + 60, scope: 'roster-core.readonly', ...claims })
+    .setProtectedHeader({ alg: 'RS256' }).sign(await importPKCS8(key.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 'RS256'));
+  const status = (token: string) => check.verify(`Bearer ${token}`).then(() => 200, (e: RosterError) => e.status);
+  assert.equal(await status(await sign(extra)), 200);
+  assert.equal(await status(await sign(pair())), 401);
+  assert.equal(await status(await sign(extra, { iss: 'http://other.test/api' })), 401);
+  assert.equal(await status(await sign(extra, { aud: 'http://other.test' })), 401);
+  assert.equal(await status(await sign(extra, { exp: now - 120 })), 401);
 });
 
 test('routes: the four path shapes, and 404 for anything else', () => {

@@ -36,17 +36,20 @@ const CACHE_LIMIT = 10_000;
 export class TokenCheck {
   private readonly cache = new Map<string, Caller>();
 
-  private constructor(private readonly config: RosteringConfig, private readonly key: CryptoKey, private readonly clockSkewSeconds: number) {}
+  private constructor(private readonly config: RosteringConfig, private readonly keys: CryptoKey[], private readonly clockSkewSeconds: number) {}
 
   /** `clockSkewSeconds`: how far in the future an `iat` may lie (the issuer's clock may run ahead). */
   static async create(config: RosteringConfig, clockSkewSeconds = DEFAULT_CLOCK_SKEW_SECONDS): Promise<TokenCheck> {
-    let key: CryptoKey;
-    try {
-      key = await importSPKI(config.publicKeyPem, config.algorithm);
-    } catch (err) {
-      throw new RosteringConfigError('OAUTH2_PUBLIC_KEY_PEM', `cannot be read as a ${config.algorithm} public key (${(err as Error).message})`);
-    }
-    return new TokenCheck(config, key, clockSkewSeconds);
+    const read = async (variable: string, pem: string): Promise<CryptoKey> => {
+      try {
+        return await importSPKI(pem, config.algorithm);
+      } catch (err) {
+        throw new RosteringConfigError(variable, `cannot be read as a ${config.algorithm} public key (${(err as Error).message})`);
+      }
+    };
+    const keys = [await read('OAUTH2_PUBLIC_KEY_PEM', config.publicKeyPem)];
+    for (const pem of config.additionalPublicKeysPem) keys.push(await read('ROSTER_ADDITIONAL_PUBLIC_KEYS_PEM', pem));
+    return new TokenCheck(config, keys, clockSkewSeconds);
   }
 
   /** The caller behind an Authorization header; throws the 401 RosterError on any failure. */
@@ -60,16 +63,21 @@ export class TokenCheck {
       if (cached.exp > now) return cached;
       this.cache.delete(token);
     }
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(token, this.key, {
-        algorithms: [this.config.algorithm],
-        audience: this.config.audience,
-        requiredClaims: ['exp', 'iss'],
-      }));
-    } catch {
-      throw unauthorized();
+    // The issuer's key first; an additional key (a test issuer) passes with the same checks.
+    let payload: JWTPayload | undefined;
+    for (const key of this.keys) {
+      try {
+        ({ payload } = await jwtVerify(token, key, {
+          algorithms: [this.config.algorithm],
+          audience: this.config.audience,
+          requiredClaims: ['exp', 'iss'],
+        }));
+        break;
+      } catch {
+        // next key, else 401
+      }
     }
+    if (!payload) throw unauthorized();
     // iss "must equal" the configured issuer (seed; decisions #30): no trailing-slash leniency.
     if (payload.iss !== this.config.issuer) throw unauthorized();
     if (issuedInFuture(payload, now, this.clockSkewSeconds)) throw unauthorized();

@@ -3,6 +3,7 @@ import { DIGEST_ENV, storeDigest } from './store-digest.js';
 import { target } from './target.js';
 import { TOKENS_ENV } from './tokens.js';
 import { preflight, preflightMessage } from './preflight.js';
+import { rosteringSetup } from '../rostering/_support/setup.js';
 
 /**
  * Runs once per run (per shard): the preflight (preflight.ts) checks that the target file fits
@@ -11,6 +12,7 @@ import { preflight, preflightMessage } from './preflight.js';
  */
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   const ctx = await request.newContext();
+  let rosteringTeardown: (() => Promise<void>) | undefined;
   try {
     // A target file that cannot work fails here, once, in seconds and saying which field to
     // fix, not in every test.
@@ -22,10 +24,13 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     }
     process.env[TOKENS_ENV] = JSON.stringify(outcome.tokens);
     if (outcome.digest) process.env[DIGEST_ENV] = outcome.digest;
+    // Rostering clients' tokens and the data the rostering suites read (only when they run).
+    rosteringTeardown = await rosteringSetup();
   } finally {
     await ctx.dispose();
   }
   return async () => {
+    await rosteringTeardown?.();
     const before = process.env[DIGEST_ENV];
     if (!before) return;
     const after = await request.newContext().then(async (c) => { try { return await storeDigest(c); } finally { await c.dispose(); } });

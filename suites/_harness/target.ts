@@ -10,11 +10,13 @@ export const targetFile = resolve(process.env.TARGET || DEFAULT_TARGET);
 
 /**
  * Target files of references the harness starts itself (playwright.config.ts), each with the
- * reference configuration it describes: the seed's neutral names, and upstream's names with a
- * store that already holds data. Any other target is a deployment someone else runs.
+ * reference configuration it describes: the seed's neutral names; the same reference described
+ * as a vendor without its signing keys would (rostering by declared clients); and upstream's
+ * names with a store that already holds data. Any other target is a deployment someone else runs.
  */
 export const EMBEDDED_TARGETS: Record<string, string> = {
   [DEFAULT_TARGET]: 'reference/config/conformance.json',
+  [fileURLToPath(new URL('../targets/reference-keyless.json', import.meta.url))]: 'reference/config/conformance.json',
   [fileURLToPath(new URL('../targets/reference-upstream.json', import.meta.url))]: 'reference/config/conformance-upstream.json',
 };
 /** The reference configuration the harness starts for this target, if it is an embedded one. */
@@ -43,14 +45,30 @@ export function loadTarget(file = targetFile): ResolvedTarget {
   const schema = JSON.parse(readFileSync(new URL('../../spec/schemas/target.schema.json', import.meta.url), 'utf8')) as object;
   const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
   if (!validate(raw)) throw new Error(`target ${file} is invalid: ${(validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`).join('; ')}`);
-  // An embedded reference may be placed on other ports (REFERENCE_PORT) so runs can coexist.
+  // An embedded reference may be placed on other ports (REFERENCE_PORT) so runs can coexist: its
+  // processes take ports from the file's data-API port up, and each moves by the same offset.
   if (EMBEDDED_TARGETS[resolve(file)] && (process.env.REFERENCE_PORT || process.env.ROSTERING_PORT)) {
+    const filePort = Number(new URL(raw.dataApi.baseUrl).port);
     const ports = embeddedPorts(raw.dataApi.baseUrl);
-    raw.dataApi.baseUrl = raw.dataApi.baseUrl.replace(/:\d+\//, `:${ports.data}/`);
+    const moved = (url: string) => url.replace(/:(\d+)(\/|$)/, (m, p: string, end: string) =>
+      Number(p) >= filePort && Number(p) < filePort + 20 ? `:${Number(p) + ports.data - filePort}${end}` : m);
+    raw.dataApi.baseUrl = moved(raw.dataApi.baseUrl);
     const lowered = raw.capabilities?.loweredPageSize;
-    if (lowered) lowered.baseUrl = lowered.baseUrl.replace(/:\d+\//, `:${ports.lowered}/`);
-    // …and its rostering service beside it, as the reference places it (ROSTERING_PORT, else + 1).
-    if (raw.rostering) raw.rostering.baseUrl = raw.rostering.baseUrl.replace(/:\d+(\/|$)/, `:${ports.rostering}$1`);
+    if (lowered) lowered.baseUrl = moved(lowered.baseUrl);
+    for (const flow of Object.values(raw.rostering?.flows ?? {})) {
+      flow.dataApi = moved(flow.dataApi);
+      flow.rostering = moved(flow.rostering);
+    }
+    for (const n of raw.rostering?.neighbours ?? []) {
+      n.rostering = moved(n.rostering);
+      if (n.issuer) n.issuer = moved(n.issuer);
+      if (n.audience) n.audience = moved(n.audience);
+    }
+    // The rostering service sits beside the data API (ROSTERING_PORT, else + 1).
+    const rosteringAt = (url: string) => url.replace(/:\d+(\/|$)/, `:${ports.rostering}$1`);
+    if (raw.rostering) raw.rostering.baseUrl = rosteringAt(raw.rostering.baseUrl);
+    const single = raw.rostering?.flows?.single;
+    if (single) single.rostering = rosteringAt(single.rostering);
   }
   return resolveTarget(raw);
 }

@@ -1,12 +1,12 @@
 import { rule } from '../_harness/rules.js';
 import { ENDPOINTS } from './_support/schema.js';
-import { PREFIX, bearer, craftToken, expectStatus, rosterUrl, rosteringOrigin } from './_support/service.js';
+import { PREFIX, bearer, expectStatus, rosterUrl, rosteringOrigin, seaToken } from './_support/service.js';
 import { test, expect } from './_support/test.js';
 
 /** Error responses of the rostering service: unknown records and paths, and the stdx_ envelope. */
 test.describe('rostering errors', () => {
   test('a single read of an unknown sourcedId is 404 with the stdx_ body, on every endpoint', rule('roster.roster-errors.unknown-id-404', 'roster.roster-errors.status-envelope'), async ({ request, world }) => {
-    const token = await craftToken(request, { orgs: [world.sea] });
+    const token = await seaToken(request, world);
     for (const e of ENDPOINTS) {
       for (const id of ['0123456789abcdef0123456789abcdef', 'no-such-record', '%20']) {
         await expectStatus(await request.get(rosterUrl(`${e.endpoint}/${id}`), { headers: bearer(token) }), 404);
@@ -15,7 +15,7 @@ test.describe('rostering errors', () => {
   });
 
   test('an unknown path under the rostering prefix is 404 with the stdx_ body', rule('roster.roster-errors.unknown-path-404', 'roster.roster-errors.status-envelope'), async ({ request, world }) => {
-    const token = await craftToken(request, { orgs: [world.sea] });
+    const token = await seaToken(request, world);
     for (const path of ['nosuchresource', 'nosuchresource/123', 'classes/x/students', 'orgs/x/y/z', '']) {
       await expectStatus(await request.get(rosterUrl(path), { headers: bearer(token) }), 404);
     }
@@ -23,7 +23,7 @@ test.describe('rostering errors', () => {
   });
 
   test('bad input never gives a server error', rule('roster.roster-errors.status-envelope', 'roster.roster-errors.invalid-data-code-minor'), async ({ request, world }) => {
-    const token = await craftToken(request, { orgs: [world.sea] });
+    const token = await seaToken(request, world);
     const queries = ['filter=%ZZ', `filter=${encodeURIComponent("name='\u0000'")}`, 'filter=', 'sort=', 'fields=', `filter=${encodeURIComponent(`name='${'x'.repeat(300)}'`)}`,
       `filter=${encodeURIComponent("roles='student'")}`, 'filter=filter=filter', 'limit=%00', 'offset=999999999999999999999', 'orderBy=', 'sort=name&sort=type'];
     for (const q of queries) {

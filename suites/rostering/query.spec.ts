@@ -1,23 +1,29 @@
 import type { APIRequestContext } from '@playwright/test';
 import { newEducationOrganizationId } from '../_harness/builders.js';
 import { rule } from '../_harness/rules.js';
-import { bearer, craftToken, expectStatus, getJson, list, rosterUrl, type RosterRecord } from './_support/service.js';
+import { target } from '../_harness/target.js';
+import { bearer, expectStatus, getJson, list, reservedOrganizations, rosterUrl, seaToken, tokenFor, type RosterRecord } from './_support/service.js';
 import { test as base, expect } from './_support/test.js';
 import { Writer, buildDistrict, type World } from './_support/world.js';
 
 /**
  * Query parameters (research §3, §4): limit, offset, sort/orderBy, fields and filter. Paging is
  * checked on a district with 501 schools (more than the default page of 100 and the maximum of
- * 500), built once per worker for the tests that need it.
+ * 500), built for the tests that need it under the target's reserved paging district
+ * (rostering.organizations.pagingLea), whose declared client reads it; those tests run in one
+ * describe block, in order, so one worker at a time holds the district.
  */
 interface BigDistrict { lea: number; schools: number }
 
 const test = base.extend<object, { big: BigDistrict }>({
   big: [async ({ playwright }, use) => {
+    const pagingLea = target.rostering?.organizations?.pagingLea;
+    // Without reserved ids the tests are not applicable (they say so through reservedOrganizations()).
+    if (pagingLea === undefined) return use(undefined as unknown as BigDistrict);
     const request = await playwright.request.newContext();
     const writer = await Writer.on(request);
     try {
-      const { lea, school } = await buildDistrict(writer);
+      const { lea, school } = await buildDistrict(writer, { lea: pagingLea });
       const [made] = (await (await writer.client.get(`schools?schoolId=${school}`)).json()) as Record<string, unknown>[];
       const template = { ...made };
       delete template.id; delete template._etag; delete template._lastModifiedDate;
@@ -41,20 +47,20 @@ test.describe('rostering paging', () => {
   test.describe.configure({ mode: 'default' });
 
   test('answers at most 100 records when limit is omitted', rule('roster.roster-query.limit-default-100'), async ({ request, big }) => {
-    const token = await craftToken(request, { orgs: [big.lea] });
+    const token = await tokenFor(request, { orgs: [reservedOrganizations().pagingLea], scopes: ['core'] });
     const items = await page(request, '', token);
     expect(items).toHaveLength(100);
     expect(await page(request, 'limit=150', token), 'more records exist than the default page').toHaveLength(150);
   });
 
   test('clamps a limit above the maximum page size to the maximum', rule('roster.roster-query.limit-above-maximum-clamped'), async ({ request, big }) => {
-    const token = await craftToken(request, { orgs: [big.lea] });
+    const token = await tokenFor(request, { orgs: [reservedOrganizations().pagingLea], scopes: ['core'] });
     expect(big.schools).toBeGreaterThan(500);
     for (const limit of [501, 10_000]) expect(await page(request, `limit=${limit}`, token), `limit=${limit}`).toHaveLength(500);
   });
 
   test('offset skips records; pages are disjoint and walking them gives the whole set in sourcedId order', rule('roster.roster-query.offset-paging', 'roster.roster-query.default-order-sourcedid'), async ({ request, big }) => {
-    const token = await craftToken(request, { orgs: [big.lea] });
+    const token = await tokenFor(request, { orgs: [reservedOrganizations().pagingLea], scopes: ['core'] });
     const first = await page(request, 'limit=500', token);
     const rest = await page(request, 'limit=500&offset=500', token);
     const all = [...ids(first), ...ids(rest)];
@@ -74,7 +80,7 @@ test.describe('rostering paging', () => {
   });
 
   test('sends X-Total-Count with the number of matching records on the first, a middle and the last page, and past the end', rule('roster.roster-query.total-count-header'), async ({ request, big }) => {
-    const token = await craftToken(request, { orgs: [big.lea] });
+    const token = await tokenFor(request, { orgs: [reservedOrganizations().pagingLea], scopes: ['core'] });
     const pages = [['limit=200', 200], ['limit=200&offset=200', 200], ['limit=200&offset=400', big.schools - 400], [`limit=200&offset=${big.schools + 5}`, 0], ['', 100]] as const;
     for (const [query, length] of pages) {
       const res = await request.get(rosterUrl(`schools?${query}`), { headers: bearer(token) });
@@ -86,7 +92,7 @@ test.describe('rostering paging', () => {
 });
 
 test.describe('rostering query parameters', () => {
-  const schoolsOf = async (request: APIRequestContext, world: World) => craftToken(request, { orgs: [world.sea] });
+  const schoolsOf = async (request: APIRequestContext, world: World) => seaToken(request, world);
 
   test('refuses a limit that is zero, negative, not an integer or repeated with 400 invalid_data', rule('roster.roster-query.limit-invalid-400', 'roster.roster-errors.invalid-data-code-minor', 'roster.roster-errors.status-envelope'), async ({ request, world }) => {
     const token = await schoolsOf(request, world);
@@ -193,11 +199,11 @@ test.describe('rostering query parameters', () => {
   });
 
   test('an OR in the filter never returns records outside the caller\'s organizations or the endpoint\'s subset', rule('roster.roster-query.filter-cannot-widen-visibility'), async ({ request, world }) => {
-    const schoolB = await craftToken(request, { orgs: [world.schoolB] });
+    const schoolB = await tokenFor(request, { orgs: [world.schoolB], scopes: ['core', 'demographics'] });
     const got = async (path: string, expr: string) => ((await getJson(request, rosterUrl(`${path}?filter=${encodeURIComponent(expr)}`), schoolB)).orgs as RosterRecord[]).map((o) => Number(o.identifier));
     expect(await got('orgs', `identifier='${world.schoolA}' OR identifier='${world.schoolB}'`)).toEqual([world.schoolB]);
     expect(await got('orgs', `status='active' OR status!='active'`)).toEqual([world.schoolB]);
-    const lea = await craftToken(request, { orgs: [world.lea1] });
+    const lea = await tokenFor(request, { orgs: [world.lea1], scopes: ['core', 'demographics'] });
     const schools = ((await getJson(request, rosterUrl(`schools?filter=${encodeURIComponent(`type='district' OR type='school'`)}`), lea)).orgs as RosterRecord[]).map((o) => o.type);
     expect(schools.length).toBeGreaterThan(0);
     expect(new Set(schools)).toEqual(new Set(['school']));

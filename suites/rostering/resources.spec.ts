@@ -1,6 +1,6 @@
 import { rule } from '../_harness/rules.js';
 import { ENDPOINTS, endpoint, schemaErrors } from './_support/schema.js';
-import { bearer, craftToken, expectStatus, getJson, list, rosterUrl, type RosterRecord } from './_support/service.js';
+import { bearer, expectStatus, getJson, list, rosterUrl, seaToken, tokenFor, type RosterRecord } from './_support/service.js';
 import { test, expect, nullsIn, referencesIn } from './_support/test.js';
 import { key } from './_support/world.js';
 
@@ -13,7 +13,7 @@ import { key } from './_support/world.js';
 test.describe('rostering resources', () => {
   for (const e of ENDPOINTS) {
     test(`GET ${e.endpoint} answers {"${e.collectionKey}": [...]} with records valid against the interface description`, rule('roster.roster-resources.collection-envelope', 'roster.roster-resources.resource-list'), async ({ request, world }) => {
-      const token = await craftToken(request, { orgs: [world.sea] });
+      const token = await seaToken(request, world);
       const body = await getJson(request, rosterUrl(`${e.endpoint}?limit=500`), token);
       expect(Object.keys(body)).toEqual([e.collectionKey]);
       const items = body[e.collectionKey] as RosterRecord[];
@@ -23,7 +23,7 @@ test.describe('rostering resources', () => {
     });
 
     test(`GET ${e.endpoint}/{sourcedId} answers {"${e.singleKey}": {...}}`, rule(e.endpoint === 'demographics' ? 'roster.roster-resources.demographics-single-key' : 'roster.roster-resources.single-envelope', 'roster.roster-resources.single-envelope'), async ({ request, world }) => {
-      const token = await craftToken(request, { orgs: [world.sea] });
+      const token = await seaToken(request, world);
       const [first] = await list(request, e.endpoint, token, e.collectionKey);
       expect(first, `the world has ${e.endpoint}`).toBeTruthy();
       const body = await getJson(request, rosterUrl(`${e.endpoint}/${encodeURIComponent(first.sourcedId)}`), token);
@@ -36,7 +36,7 @@ test.describe('rostering resources', () => {
   }
 
   test('leaves out members whose value is null, in collections and single records', rule('roster.roster-resources.null-keys-omitted'), async ({ request, world }) => {
-    const token = await craftToken(request, { orgs: [world.sea] });
+    const token = await seaToken(request, world);
     for (const e of ENDPOINTS) {
       const items = await list(request, e.endpoint, token, e.collectionKey);
       expect(nullsIn(items), e.endpoint).toEqual([]);
@@ -51,7 +51,7 @@ test.describe('rostering resources', () => {
   });
 
   test('the subset endpoints return exactly the matching records of their base endpoint', rule('roster.roster-resources.subset-endpoints'), async ({ request, world }) => {
-    const token = await craftToken(request, { orgs: [world.sea] });
+    const token = await seaToken(request, world);
     const matches = (r: RosterRecord, subset: { path: string; equals: string }) =>
       subset.path === 'type' ? r.type === subset.equals : ((r.roles as { role: string }[]) ?? []).some((x) => x.role === subset.equals);
     const bases: Record<string, string> = { schools: 'orgs', terms: 'academicSessions', gradingPeriods: 'academicSessions', students: 'users', teachers: 'users' };
@@ -72,7 +72,7 @@ test.describe('rostering resources', () => {
   });
 
   test('every reference names a record that its href serves', rule('roster.roster-resources.href-integrity', 'roster.roster-resources.single-envelope'), async ({ request, world }) => {
-    const token = await craftToken(request, { orgs: [world.sea] });
+    const token = await seaToken(request, world);
     const singleKeys: Record<string, string> = { academicSession: 'academicSession', class: 'class', course: 'course', org: 'org', user: 'user' };
     const seen = new Map<string, string>();
     for (const e of ENDPOINTS) {
@@ -93,7 +93,7 @@ test.describe('rostering resources', () => {
   });
 
   test('maps the core data the data API holds: organizations, sessions, classes, courses, people and enrollments', rule('roster.roster-resources.data-api-mapping', 'roster.roster-resources.no-refresh-delay', 'roster.roster-resources.resource-list'), async ({ request, world }) => {
-    const token = await craftToken(request, { orgs: [world.sea] });
+    const token = await seaToken(request, world);
     const orgs = await list(request, 'orgs', token, 'orgs');
     const orgOf = (id: number) => orgs.find((o) => o.identifier === String(id))!;
     expect(orgOf(world.sea)).toMatchObject({ type: 'state', name: world.names.sea });
@@ -146,16 +146,17 @@ test.describe('rostering resources', () => {
   });
 
   test('a record written through the data API is visible, changed and gone in the very next read', rule('roster.roster-resources.no-refresh-delay'), async ({ request, world, api }) => {
-    const token = await craftToken(request, { orgs: [world.schoolA] });
+    // School D: no other test reads it, so the record coming and going disturbs none.
+    const token = await tokenFor(request, { orgs: [world.schoolD], scopes: ['core'] });
     const studentUniqueId = key('new');
     const student = await api.create('students', { studentUniqueId, firstName: 'Fresh', lastSurname: 'Student', birthDate: '2011-03-04' });
-    const grade = (await list(request, 'students', token, 'users')).find((u) => u.identifier === world.students.st1)!.grades as string[];
+    const grade = (await list(request, 'students', await seaToken(request, world), 'users')).find((u) => u.identifier === world.students.st1)!.grades as string[];
     expect(grade).toEqual(['Ninth grade']);
     // Not yet at a school: not a rostering user.
     const find = async () => (await list(request, 'students', token, 'users')).find((u) => u.identifier === studentUniqueId);
     expect(await find()).toBeUndefined();
     const gradeDescriptor = (await (await api.get(`studentSchoolAssociations?studentUniqueId=${world.students.st1}`)).json())[0].entryGradeLevelDescriptor as string;
-    const ssa = await api.create('studentSchoolAssociations', { studentReference: { studentUniqueId }, schoolReference: { schoolId: world.schoolA }, entryDate: `${world.year - 1}-09-01`, entryGradeLevelDescriptor: gradeDescriptor });
+    const ssa = await api.create('studentSchoolAssociations', { studentReference: { studentUniqueId }, schoolReference: { schoolId: world.schoolD }, entryDate: `${world.year - 1}-09-01`, entryGradeLevelDescriptor: gradeDescriptor });
     expect(await find()).toMatchObject({ givenName: 'Fresh', familyName: 'Student' });
     const put = await api.put(student.url, { studentUniqueId, firstName: 'Renamed', lastSurname: 'Student', birthDate: '2011-03-04' });
     expect(put.status(), await put.text()).toBe(204);

@@ -1,6 +1,6 @@
 import { rule } from '../_harness/rules.js';
 import { ENDPOINTS } from './_support/schema.js';
-import { bearer, craftToken, expectUnauthorized, list, rosterUrl, type RosterRecord } from './_support/service.js';
+import { bearer, expectUnauthorized, list, rosterUrl, seaToken, type RosterRecord } from './_support/service.js';
 import { test, expect } from './_support/test.js';
 
 /**
@@ -14,8 +14,8 @@ const demographics = ENDPOINTS.filter((e) => e.demographics);
 test.describe('rostering scopes', () => {
   for (const e of core) {
     test(`roster-core.readonly and roster.readonly read ${e.endpoint} and one of its records`, rule('roster.roster-scopes.core-scope-grants-core-resources', 'roster.roster-scopes.roster-scope-same-as-core', 'roster.roster-scopes.others-need-core-or-roster-scope', 'roster.roster-resources.resource-list'), async ({ request, world }) => {
-      const full = await craftToken(request, { orgs: [world.sea], scopes: ['full'] });
-      const coreOnly = await craftToken(request, { orgs: [world.sea], scopes: ['core'] });
+      const full = await seaToken(request, world, ['full']);
+      const coreOnly = await seaToken(request, world, ['core']);
       const viaCore = await list(request, e.endpoint, coreOnly, e.collectionKey);
       expect(viaCore.length, `the world has ${e.endpoint}`).toBeGreaterThan(0);
       expect(await list(request, e.endpoint, full, e.collectionKey), 'roster.readonly sees what roster-core.readonly sees').toEqual(viaCore);
@@ -27,8 +27,8 @@ test.describe('rostering scopes', () => {
   }
 
   test('roster-demographics.readonly alone opens none of the other endpoints', rule('roster.roster-scopes.others-need-core-or-roster-scope', 'roster.roster-scopes.wrong-scope-for-route-401', 'roster.roster-errors.unauthorized-is-401'), async ({ request, world }) => {
-    const reader = await craftToken(request, { orgs: [world.sea], scopes: ['core'] });
-    const demographicsOnly = await craftToken(request, { orgs: [world.sea], scopes: ['demographics'] });
+    const reader = await seaToken(request, world, ['core']);
+    const demographicsOnly = await seaToken(request, world, ['demographics']);
     for (const e of core) {
       const [one] = await list(request, e.endpoint, reader, e.collectionKey);
       await expectUnauthorized(await request.get(rosterUrl(e.endpoint), { headers: bearer(demographicsOnly) }));
@@ -38,7 +38,7 @@ test.describe('rostering scopes', () => {
 
   for (const e of demographics) {
     test(`roster-demographics.readonly reads ${e.endpoint} and one of its records`, rule('roster.roster-scopes.demographics-scope-grants-demographics', 'roster.roster-resources.resource-list'), async ({ request, world }) => {
-      const token = await craftToken(request, { orgs: [world.sea], scopes: ['demographics'] });
+      const token = await seaToken(request, world, ['demographics']);
       const items = await list(request, e.endpoint, token, e.collectionKey);
       expect(items.length, 'the world has demographics').toBeGreaterThan(0);
       const res = await request.get(rosterUrl(`${e.endpoint}/${items[0].sourcedId}`), { headers: bearer(token) });
@@ -46,10 +46,10 @@ test.describe('rostering scopes', () => {
     });
 
     test(`roster-core.readonly and roster.readonly do not open ${e.endpoint}`, rule('roster.roster-scopes.demographics-needs-demographics-scope', 'roster.roster-scopes.roster-scope-excludes-demographics', 'roster.roster-scopes.wrong-scope-for-route-401'), async ({ request, world }) => {
-      const reader = await craftToken(request, { orgs: [world.sea], scopes: ['demographics'] });
+      const reader = await seaToken(request, world, ['demographics']);
       const [one] = await list(request, e.endpoint, reader, e.collectionKey);
       for (const scopes of [['core'], ['full'], ['core', 'full']] as const) {
-        const token = await craftToken(request, { orgs: [world.sea], scopes: [...scopes] });
+        const token = await seaToken(request, world, [...scopes]);
         await expectUnauthorized(await request.get(rosterUrl(e.endpoint), { headers: bearer(token) }));
         await expectUnauthorized(await request.get(rosterUrl(`${e.endpoint}/${one.sourcedId}`), { headers: bearer(token) }));
       }
@@ -59,11 +59,11 @@ test.describe('rostering scopes', () => {
   test('users, students and teachers carry no demographic fields, whatever the scopes', rule('roster.roster-scopes.core-scope-no-demographic-fields'), async ({ request, world }) => {
     const demographicFields = ['birthDate', 'sex', 'americanIndianOrAlaskaNative', 'asian', 'blackOrAfricanAmerican', 'nativeHawaiianOrOtherPacificIslander', 'white',
       'demographicRaceTwoOrMoreRaces', 'hispanicOrLatinoEthnicity', 'countryOfBirthCode', 'stateOfBirthAbbreviation', 'cityOfBirth', 'publicSchoolResidenceStatus'];
-    const demographicsReader = await craftToken(request, { orgs: [world.sea], scopes: ['demographics'] });
+    const demographicsReader = await seaToken(request, world, ['demographics']);
     const known = await list(request, 'demographics', demographicsReader, 'demographics');
     expect(known.some((d) => d.birthDate && d.sex), 'the world has students with demographics').toBe(true);
     for (const scopes of [['core'], ['full'], ['core', 'demographics']] as const) {
-      const token = await craftToken(request, { orgs: [world.sea], scopes: [...scopes] });
+      const token = await seaToken(request, world, [...scopes]);
       for (const path of ['users', 'students', 'teachers']) {
         const users = await list(request, path, token, 'users');
         expect(users.length).toBeGreaterThan(0);

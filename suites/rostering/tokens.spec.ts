@@ -1,16 +1,28 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { SignJWT, decodeJwt } from 'jose';
+import { SignJWT, decodeJwt, importPKCS8 } from 'jose';
+import { notApplicable } from '../_harness/capabilities.js';
 import { rule } from '../_harness/rules.js';
+import type { RosteringNeighbour } from '../targets/types.js';
 import { credentials, target } from '../_harness/target.js';
 import { test, expect } from './_support/test.js';
-import { SCOPES, bearer, craftToken, expectUnauthorized, issuedClaims, issuerPublicKeyPem, rosterUrl, scope, type TokenSpec } from './_support/service.js';
+import { SCOPES, bearer, craftToken, expectUnauthorized, issuedClaims, reservedOrganizations, rosterUrl, scope, tokenFor, trustedPublicKeyPem, type TokenSpec } from './_support/service.js';
 
 /**
  * Token checks on every request (seed: Checks on every request): signature, algorithm, iss, aud,
- * exp, nbf and scope. Every failure is 401 with the stdx_ body (decisions #23). Crafted tokens are
- * signed with the issuer's key and differ from a valid one in exactly one claim or header.
+ * exp, nbf and scope. Every failure is 401 with the stdx_ body (decisions #23). Tokens the
+ * deployment issued are changed (or re-signed with a key of the suites' own) where that suffices;
+ * claims no configured client has are signed with the test issuer (capability testIssuer, or the
+ * issuer's key) and differ from a valid one in exactly one claim or header.
  */
 const url = () => rosterUrl('orgs');
+
+/** A token the deployment issued that the service accepts (checked): the control for a changed copy. */
+async function acceptedToken(request: Parameters<typeof tokenFor>[0]): Promise<string> {
+  const token = await tokenFor(request, { orgs: [], scopes: ['core', 'demographics'] });
+  const res = await request.get(url(), { headers: bearer(token) });
+  expect(res.status(), `the unchanged token is accepted: ${await res.text()}`).toBe(200);
+  return token;
+}
 const foreignKeyPem = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 /** A JWT with any header, signed or not: the raw parts. */
@@ -69,30 +81,33 @@ test.describe('Authorization: Bearer on rostering requests', () => {
     await expectUnauthorized(await request.get(rosterUrl('demographics'), { headers: bearer(token) }));
   });
 
-  test('accepts a token signed with the issuer key whose claims are all valid', rule('roster.roster-auth.issuer-from-config', 'roster.roster-auth.audience-from-config'), async ({ request }) => {
+  test('accepts a crafted token whose claims are all valid (the control of the crafted tokens)', rule('roster.roster-auth.issuer-from-config', 'roster.roster-auth.audience-from-config'), async ({ request }) => {
     const res = await request.get(url(), { headers: bearer(await craftToken(request, {})) });
     expect(res.status(), await res.text()).toBe(200);
   });
 
   test('answers 401 for a token signed by another key', rule('roster.roster-auth.bad-signature-401', 'roster.roster-errors.unauthorized-is-401', 'roster.roster-errors.token-failure-body'), async ({ request }) => {
-    await expectUnauthorized(await request.get(url(), { headers: bearer(await craftToken(request, {}, { key: foreignKeyPem() })) }));
+    // The claims of an accepted token, re-signed with a key of the suites' own.
+    const claims = decodeJwt(await acceptedToken(request));
+    const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(await importPKCS8(foreignKeyPem(), 'RS256'));
+    await expectUnauthorized(await request.get(url(), { headers: bearer(forged) }));
   });
 
   test('answers 401 for a token whose payload was changed after signing', rule('roster.roster-auth.bad-signature-401'), async ({ request }) => {
-    const [header, payload, signature] = (await craftToken(request, { orgs: [1] })).split('.');
-    const changed = b64({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), educationOrganizationId: '2' });
+    const [header, payload, signature] = (await acceptedToken(request)).split('.');
+    const changed = b64({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), educationOrganizationId: String(reservedOrganizations().sea) });
     expect(changed).not.toBe(payload);
     await expectUnauthorized(await request.get(url(), { headers: bearer(`${header}.${changed}.${signature}`) }));
   });
 
   test('answers 401 for an unsigned token (alg none)', rule('roster.roster-auth.signing-algorithm-enforced'), async ({ request }) => {
-    const valid = decodeJwt(await craftToken(request, {}));
+    const valid = decodeJwt(await acceptedToken(request));
     await expectUnauthorized(await request.get(url(), { headers: bearer(`${b64({ alg: 'none', typ: 'JWT' })}.${b64(valid)}.`) }));
   });
 
-  test('answers 401 for an HS256 token keyed with the issuer public key (algorithm confusion)', rule('roster.roster-auth.signing-algorithm-enforced'), async ({ request }) => {
+  test('answers 401 for an HS256 token keyed with a trusted public key (algorithm confusion)', rule('roster.roster-auth.signing-algorithm-enforced'), async ({ request }) => {
     const valid = decodeJwt(await craftToken(request, {}));
-    const secret = new TextEncoder().encode(issuerPublicKeyPem());
+    const secret = new TextEncoder().encode(trustedPublicKeyPem());
     const forged = await new SignJWT(valid).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(secret);
     await expectUnauthorized(await request.get(url(), { headers: bearer(forged) }));
   });
@@ -153,6 +168,15 @@ test.describe('Authorization: Bearer on rostering requests', () => {
     expect(res.status(), await res.text()).toBe(200);
   });
 
+  test('answers 401 for a token the deployment issued to a client without rostering scopes', rule('roster.roster-auth.no-rostering-scope-401', 'roster.roster-errors.unauthorized-is-401'), async ({ request }) => {
+    const { sea } = reservedOrganizations();
+    const token = await tokenFor(request, { orgs: [sea], scopes: [] });
+    expect(String(decodeJwt(token).scope ?? ''), 'the token carries no rostering scope').not.toMatch(/roster(-core|-demographics)?\.readonly/);
+    await expectUnauthorized(await request.get(url(), { headers: bearer(token) }));
+    // The control: the same organizations with a rostering scope pass.
+    expect((await request.get(url(), { headers: bearer(await tokenFor(request, { orgs: [sea], scopes: ['core'] })) })).status()).toBe(200);
+  });
+
   test('answers 401 for a token with no scope or only unrelated scopes', rule('roster.roster-auth.no-rostering-scope-401', 'roster.roster-errors.unauthorized-is-401'), async ({ request }) => {
     const specs: TokenSpec[] = [{ claims: { scope: undefined } }, { scope: '' }, { scope: 'openid profile' }, { scope: ['gradebook.readonly', 'resource.readonly'] }];
     for (const spec of specs) await expectUnauthorized(await request.get(url(), { headers: bearer(await craftToken(request, spec)) }));
@@ -188,5 +212,46 @@ test.describe('Authorization: Bearer on rostering requests', () => {
       // The same form without a rostering scope grants nothing, so the 200 came from the parsed entry.
       await expectUnauthorized(await request.get(rosterUrl('demographics'), { headers: bearer(await craftToken(request, { scope: form })) }));
     }
+  });
+});
+
+/**
+ * The iss and aud checks without a signing key: tokens this deployment issued, sent to a rostering
+ * service configured like it but for its issuer or audience (target rostering.neighbours), must be
+ * refused there. Where the suites can sign, a token with the neighbour's own values shows that
+ * nothing else refuses it.
+ */
+test.describe('a rostering service configured with another issuer or audience', () => {
+  type Kind = 'audience' | 'issuer' | 'issuer-slash';
+  const bare = (u: string) => u.replace(/\/+$/, '');
+  async function neighbour(request: Parameters<typeof tokenFor>[0], kind: Kind): Promise<RosteringNeighbour & { iss: string; aud: unknown }> {
+    const { iss, aud } = await issuedClaims(request);
+    const found = (target.rostering?.neighbours ?? []).find((n) => kind === 'audience' ? n.audience !== undefined && n.issuer === undefined
+      : n.issuer !== undefined && n.audience === undefined && n.issuer !== iss && (bare(n.issuer) === bare(String(iss))) === (kind === 'issuer-slash'));
+    if (!found) notApplicable(`needs a rostering neighbour in the target file configured with another ${kind === 'audience' ? 'audience' : kind === 'issuer' ? 'issuer' : 'issuer, differing by a trailing slash'}`);
+    return { ...found, iss: String(iss), aud };
+  }
+  const orgsAt = (origin: string) => `${origin.replace(/\/$/, '')}/std/roster/rostering/v1p2/orgs`;
+
+  async function refusedThere(request: Parameters<typeof tokenFor>[0], n: RosteringNeighbour & { iss: string; aud: unknown }) {
+    const token = await acceptedToken(request);
+    await expectUnauthorized(await request.get(orgsAt(n.rostering), { headers: bearer(token) }));
+    if (target.capabilities?.testIssuer || target.capabilities?.issuerSigningKey) {
+      const own = await craftToken(request, { claims: { educationOrganizationId: undefined, iss: n.issuer ?? n.iss, aud: n.audience ?? n.aud } });
+      const res = await request.get(orgsAt(n.rostering), { headers: bearer(own) });
+      expect(res.status(), `a token with the neighbour's own issuer and audience passes there: ${await res.text()}`).toBe(200);
+    }
+  }
+
+  test('refuses the deployment\'s tokens where the service expects another audience', rule('roster.roster-auth.audience-mismatch-401'), async ({ request }) => {
+    await refusedThere(request, await neighbour(request, 'audience'));
+  });
+
+  test('refuses the deployment\'s tokens where the service expects another issuer', rule('roster.roster-auth.issuer-mismatch-401'), async ({ request }) => {
+    await refusedThere(request, await neighbour(request, 'issuer'));
+  });
+
+  test('refuses the deployment\'s tokens where the service expects the issuer with a trailing slash toggled', rule('roster.roster-auth.issuer-exact-401', 'roster.roster-auth.issuer-mismatch-401'), async ({ request }) => {
+    await refusedThere(request, await neighbour(request, 'issuer-slash'));
   });
 });

@@ -1,6 +1,7 @@
 import { rule } from '../_harness/rules.js';
 import { ENDPOINTS } from './_support/schema.js';
-import { bearer, craftToken, expectStatus, list, rosterUrl, type RosterRecord } from './_support/service.js';
+import { decodeJwt } from 'jose';
+import { bearer, craftToken, expectStatus, list, rosterUrl, seaToken, tokenFor, type RosterRecord } from './_support/service.js';
 import { test, expect } from './_support/test.js';
 import type { World } from './_support/world.js';
 
@@ -11,10 +12,13 @@ import type { World } from './_support/world.js';
  */
 type Request = Parameters<typeof craftToken>[0];
 
-/** What a token naming `orgs` sees: identifiers of orgs, course codes, class codes, user ids. */
-async function seen(request: Request, world: World, orgs: (number | string)[] | string) {
-  const token = await craftToken(request, { orgs });
-  const sea = await craftToken(request, { orgs: [world.sea] });
+/** A token naming `orgs`, with core and demographics scopes (a declared client's when one fits). */
+const tokenOf = (request: Request, orgs: number[]) => tokenFor(request, { orgs, scopes: ['core', 'demographics'] });
+
+/** What a token sees: identifiers of orgs, course codes, class codes, user ids. */
+async function seen(request: Request, world: World, orgsOrToken: number[] | { token: string }) {
+  const token = 'token' in orgsOrToken ? orgsOrToken.token : await tokenOf(request, orgsOrToken);
+  const sea = await seaToken(request, world);
   const all = await list(request, 'users', sea, 'users');
   const idOf = new Map(all.map((u) => [u.sourcedId, String(u.identifier)]));
   const classes = await list(request, 'classes', token, 'classes');
@@ -25,7 +29,7 @@ async function seen(request: Request, world: World, orgs: (number | string)[] | 
     classes: classes.map((c) => c.classCode).sort(),
     userIds: (await list(request, 'users', token, 'users')).map((u) => String(u.identifier)).sort(),
     enrollments: (await list(request, 'enrollments', token, 'enrollments')).map((e) => idOf.get((e.user as RosterRecord).sourcedId)).sort(),
-    demographics: (await list(request, 'demographics', await craftToken(request, { orgs, scopes: ['demographics'] }), 'demographics')).map((d) => idOf.get(d.sourcedId)).sort(),
+    demographics: (await list(request, 'demographics', token, 'demographics')).map((d) => idOf.get(d.sourcedId)).sort(),
   };
 }
 
@@ -71,21 +75,28 @@ test.describe('rostering rows by education organization', () => {
   });
 
   test('a comma-separated claim grants each listed organization', rule('roster.roster-query.edorg-claim-comma-list', 'roster.roster-query.edorg-claim-limits-rows'), async ({ request, world }) => {
-    const s = await seen(request, world, `${world.schoolB},${world.schoolC}`);
+    // The declared client's token when the issuer writes the claim as a comma list, else a crafted one.
+    const issued = await tokenOf(request, [world.schoolB, world.schoolC]);
+    const claim = decodeJwt(issued).educationOrganizationId;
+    const token = typeof claim === 'string' && claim.includes(',') ? issued : await craftToken(request, { orgs: `${world.schoolB},${world.schoolC}` });
+    expect(decodeJwt(token).educationOrganizationId, 'a comma-separated claim').toMatch(/^\d+,\d+$/);
+    const s = await seen(request, world, { token });
     expect(s.orgs).toEqual(sorted(world.schoolB, world.schoolC));
     expect(s.userIds).toEqual(sorted(world.students.st2, world.staff.p1, world.students.st3, world.staff.t2));
   });
 
   test('the claim is read as a string or as an array of strings', rule('roster.roster-query.edorg-claim-string-or-array'), async ({ request, world }) => {
-    const asString = await craftToken(request, { orgs: String(world.schoolB) });
+    const issued = await tokenOf(request, [world.schoolB]);
+    const asString = typeof decodeJwt(issued).educationOrganizationId === 'string' ? issued : await craftToken(request, { orgs: String(world.schoolB) });
     expect((await list(request, 'orgs', asString, 'orgs')).map((o) => Number(o.identifier))).toEqual([world.schoolB]);
     const asArray = await craftToken(request, { claims: { educationOrganizationId: [String(world.schoolB), String(world.schoolC)] } });
     expect((await list(request, 'orgs', asArray, 'orgs')).map((o) => Number(o.identifier)).sort()).toEqual(sorted(world.schoolB, world.schoolC));
   });
 
   test('without the claim every collection is empty and every single read finds nothing', rule('roster.roster-query.no-edorg-claim-empty'), async ({ request, world }) => {
-    const reader = await craftToken(request, { orgs: [world.sea] });
-    const none = await craftToken(request, { claims: { educationOrganizationId: undefined } });
+    const reader = await seaToken(request, world);
+    const none = await tokenFor(request, { orgs: [], scopes: ['core', 'demographics'] });
+    expect(decodeJwt(none).educationOrganizationId, 'no educationOrganizationId claim').toBeUndefined();
     for (const e of ENDPOINTS) {
       const [one] = await list(request, e.endpoint, reader, e.collectionKey);
       expect(one, `the world has ${e.endpoint}`).toBeTruthy();
@@ -95,8 +106,8 @@ test.describe('rostering rows by education organization', () => {
   });
 
   test('a single read of a record outside the caller\'s organizations is 404, like an unknown id', rule('roster.roster-query.out-of-scope-single-404', 'roster.roster-errors.unknown-id-404'), async ({ request, world }) => {
-    const reader = await craftToken(request, { orgs: [world.sea] });
-    const schoolB = await craftToken(request, { orgs: [world.schoolB] });
+    const reader = await seaToken(request, world);
+    const schoolB = await tokenOf(request, [world.schoolB]);
     const schoolA = (await list(request, 'orgs', reader, 'orgs')).find((o) => o.identifier === String(world.schoolA))!;
     const [classOfA] = (await list(request, 'classes', reader, 'classes')).filter((c) => c.classCode === world.courses.m2);
     for (const path of [`orgs/${schoolA.sourcedId}`, `schools/${schoolA.sourcedId}`, `classes/${classOfA.sourcedId}`]) {

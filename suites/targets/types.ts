@@ -49,6 +49,140 @@ export interface RosteringTarget {
   baseUrl: string;
   /** Scope base prepended to `roster-core.readonly` etc. @default "" */
   scopeBase?: string;
+  /**
+   * Education organization ids reserved for the rostering suites: they create (and afterwards
+   * delete) organizations with exactly these ids, so that tokens the deployment issues to the
+   * clients below, whose claims name them, see what the suites wrote. Nothing else may use them.
+   * Without this section the tests reading that data are not applicable.
+   */
+  organizations?: RosteringOrganizations;
+  /**
+   * Clients configured for rostering, by role name, each with the claims the deployment was
+   * configured to give its tokens. Tokens come from the token endpoint (once per client and run);
+   * a test uses a client whose declared claims fit it, and is not applicable when none does.
+   */
+  clients?: { [role: string]: RosteringClient };
+  /** The routing flows (seed: Routing flows) the target offers; a flow not described is not applicable. */
+  flows?: RosteringFlows;
+  /**
+   * Rostering services configured exactly like this one (same issuer key, algorithm and admin
+   * database) but for their issuer or audience, so that tokens this deployment issues must be
+   * refused there: checks of the `iss` and `aud` rules that need no signing key.
+   */
+  neighbours?: RosteringNeighbour[];
+}
+
+/** A rostering service configured like the target's but for OAUTH2_ISSUERBASEURL or OAUTH2_AUDIENCE. */
+export interface RosteringNeighbour {
+  /** Its origin. */
+  rostering: string;
+  /** Its OAUTH2_ISSUERBASEURL, when it differs from the issuer's `iss` (by a trailing slash, say). */
+  issuer?: string;
+  /** Its OAUTH2_AUDIENCE, when it differs from the `aud` the issuer gives. */
+  audience?: string;
+}
+
+/**
+ * The organizations the suites build (state agency SEA; districts LEA1 with schools A and B,
+ * LEA2 with school C; school D, under none of them; a district for paging). All distinct.
+ */
+export interface RosteringOrganizations {
+  /** @TJS-type integer */
+  sea: number;
+  /** A district under `sea`. @TJS-type integer */
+  lea1: number;
+  /** Another district under `sea`. @TJS-type integer */
+  lea2: number;
+  /** A school of `lea1`. @TJS-type integer */
+  schoolA: number;
+  /** Another school of `lea1`. @TJS-type integer */
+  schoolB: number;
+  /** A school of `lea2`. @TJS-type integer */
+  schoolC: number;
+  /** A school under no other of these organizations (records come and go there while tests run). @TJS-type integer */
+  schoolD: number;
+  /** A district the paging tests fill with 501 schools (their ids are drawn at random). @TJS-type integer */
+  pagingLea: number;
+}
+
+/** Rostering scope names, without the scope base. */
+export type RosteringScopeName = 'roster-core.readonly' | 'roster.readonly' | 'roster-demographics.readonly';
+
+/**
+ * A client configured for rostering, and the claims its tokens carry (as the token endpoint was
+ * configured to issue them; the suites check the issued token against this before use).
+ */
+export interface RosteringClient extends ClientCredentials {
+  /** The deployment issuing its tokens: the target itself (`single`, the default) or a routing flow's data API. @default "single" */
+  flow?: keyof RosteringFlows;
+  /** Its `educationOrganizationId` claim: these organizations; absent or empty: no claim. */
+  educationOrganizationIds?: number[];
+  /** Rostering scopes its tokens carry; absent or empty: none. */
+  scopes?: RosteringScopeName[];
+  /** Its `tenantId` claim; absent: no claim. */
+  tenant?: string;
+  /** Its `odsInstances` claim, entries in order. */
+  odsInstances?: { id: number; context?: { key: string; value: string } }[];
+}
+
+/** A deployment in one routing configuration. */
+export interface FlowDeployment {
+  /** `{base_url}` of the data API writing the data store the flow should read (its token endpoint issues the flow's tokens). */
+  dataApi: string;
+  /** Origin of the rostering service in this configuration. */
+  rostering: string;
+  /** The service was configured with OAUTH2_PUBLIC_KEY_PEM on one line (literal \n). */
+  publicKeyPemOneLine?: boolean;
+}
+
+/** An instance of an admin database with its context (context routing). */
+export interface ContextInstance {
+  /** @TJS-type integer */
+  id: number;
+  context: string;
+}
+
+/**
+ * The four routing flows. Each says where a deployment in that configuration listens and what
+ * its admin databases hold, so the suites know which token must read which data store.
+ */
+export interface RosteringFlows {
+  /** Single-tenant, no context: instances by what their connection string is. */
+  single?: FlowDeployment & {
+    instances: {
+      /** Plain-text connection string of the data API's store. @TJS-type integer */
+      plain: number;
+      /** Encrypted connection string of the data API's store. @TJS-type integer */
+      encrypted: number;
+      /** A connection string naming another, empty store. @TJS-type integer */
+      otherStore: number;
+      /** Encrypted, with a tampered ciphertext. @TJS-type integer */
+      tampered?: number;
+      /** Encrypted with another key. @TJS-type integer */
+      foreignKey?: number;
+      /** A connection string the service cannot use. @TJS-type integer */
+      badConnection?: number;
+    };
+    /**
+     * Environment variable holding, one per line, texts that must never appear in a response
+     * (the encryption key, stored and plain connection strings).
+     */
+    secretsEnv?: string;
+  };
+  /** Single-tenant with context routing. */
+  context?: FlowDeployment & { contextKey: string; instances: { data: ContextInstance; other: ContextInstance } };
+  /** Multi-tenant: the same instance id in two tenants' admin databases, only one naming the data API's store. */
+  tenant?: FlowDeployment & {
+    dataTenant: string;
+    otherTenant: string;
+    /** @TJS-type integer */
+    instance: number;
+  };
+  /** Multi-tenant with context routing. */
+  tenantContext?: FlowDeployment & {
+    dataTenant: string; otherTenant: string; contextKey: string;
+    instances: { data: ContextInstance; other: ContextInstance };
+  };
 }
 
 /**
@@ -85,8 +219,19 @@ export interface Capabilities {
   snapshotAdmin?: { url: string; keyEnv?: string; secretEnv?: string; key?: string; secret?: string };
   /** An administrative endpoint returning a digest of the store (proves a run leaves no trace). */
   storeDigest?: { url: string; key?: string; secret?: string; keyEnv?: string; secretEnv?: string };
-  /** PEM private key of the issuer, for crafting tokens (file path or env variable name). */
+  /**
+   * PEM private key of the issuer, for crafting tokens (file path or env variable name). Tests
+   * prefer declared rostering clients and `testIssuer`; only the embedded reference offers this.
+   */
   issuerSigningKey?: { pemFile?: string; pemEnv?: string };
+  /**
+   * The suites' own signing key (PKCS#8 PEM private key, file path or env variable name), whose
+   * public key the rostering service under test is configured to trust in addition to its real
+   * issuer's, with the same algorithm and the same iss/aud/exp checks. The suites sign tokens
+   * with any claims with it (copying iss and aud from a real token), for the rules that need
+   * claims no configured client has: wrong iss or aud, expiry, scope spellings and so on.
+   */
+  testIssuer?: { pemFile?: string; pemEnv?: string };
   /**
    * `clients.namespaceLimited` has the namespace-based permission set with this namespace prefix,
    * which testData.namespacePrefix does not start with.

@@ -2,51 +2,38 @@ import { createCipheriv, createHmac, createPublicKey, randomBytes } from 'node:c
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { target } from '../../_harness/target.js';
+import type { FlowDeployment, RosteringFlows } from '../../targets/types.js';
 
 /**
- * The rostering routing flows under test (seed: Routing flows). A flows description says, per
- * flow, where a deployment in that configuration listens and what its admin databases hold, so
- * the routing suites know which token must read which data store. It travels in the environment
- * variable CONFORMANCE_ROSTERING_FLOWS (JSON); a flow it does not describe is not applicable.
+ * The rostering routing flows under test (seed: Routing flows), from the target file
+ * (`rostering.flows`, typed in suites/targets/types.ts): per flow, where a deployment in that
+ * configuration listens and what its admin databases hold, so the routing suites know which
+ * token must read which data store. A flow the target does not describe is not applicable.
  *
  * For the embedded reference, playwright.config.ts calls `embeddedFlowServers()`, which writes
  * the admin databases (lowdb JSON files, connection strings plain and encrypted per
  * decisions #26) to a temporary folder and describes four reference processes, each configured
- * only by the seed's environment variables. The encryption here is written independently of the
- * reference's, so a mistake in either shows.
+ * only by the seed's environment variables, on the ports the target file gives. The encryption
+ * here is written independently of the reference's, so a mistake in either shows.
+ */
+export type FlowsDescription = RosteringFlows & { single?: { secrets?: string[] } };
+
+/**
+ * Deprecated: the flows as JSON in this environment variable, read instead of the target file's
+ * when set. Only suites/strength still passes flows this way (through its proxy); it is to move
+ * them into the target files it writes, and then this goes.
  */
 export const FLOWS_ENV = 'CONFORMANCE_ROSTERING_FLOWS';
 
-interface Deployment {
-  /** `{base_url}` of the data API writing the data store the flow should read. */
-  dataApi: string;
-  /** Origin of the rostering service in this configuration. */
-  rostering: string;
-  /** The service was configured with OAUTH2_PUBLIC_KEY_PEM on one line (literal \n). */
-  publicKeyPemOneLine?: boolean;
-}
-
-export interface FlowsDescription {
-  /** Single-tenant, no context: instances by what their connection string is. */
-  single?: Deployment & {
-    instances: { plain: number; encrypted: number; otherStore: number; tampered?: number; foreignKey?: number; badConnection?: number };
-    /** Texts that must never appear in a response (key, stored and plain connection strings). */
-    secrets: string[];
-  };
-  /** Single-tenant with context routing. */
-  context?: Deployment & { contextKey: string; instances: { data: { id: number; context: string }; other: { id: number; context: string } } };
-  /** Multi-tenant: the same instance id in two tenants' admin databases, only one naming the data API's store. */
-  tenant?: Deployment & { dataTenant: string; otherTenant: string; instance: number };
-  /** Multi-tenant with context routing. */
-  tenantContext?: Deployment & {
-    dataTenant: string; otherTenant: string; contextKey: string;
-    instances: { data: { id: number; context: string }; other: { id: number; context: string } };
-  };
-}
-
 export function flowsDescription(): FlowsDescription {
-  const raw = process.env[FLOWS_ENV];
-  return raw ? (JSON.parse(raw) as FlowsDescription) : {};
+  const legacy = process.env[FLOWS_ENV];
+  return legacy ? (JSON.parse(legacy) as FlowsDescription) : target.rostering?.flows ?? {};
+}
+
+/** Texts of the single flow that must never appear in a response. */
+export function flowSecrets(f: NonNullable<FlowsDescription['single']>): string[] {
+  return [...(f.secrets ?? []), ...(f.secretsEnv ? (process.env[f.secretsEnv] ?? '').split('\n').filter(Boolean) : [])];
 }
 
 /** base64(iv)|base64(ciphertext)|base64(hmac), AES-256-CBC, HMAC-SHA256 over the ciphertext. */
@@ -73,11 +60,19 @@ export interface FlowServer { name: string; dataPort: number; rosteringPort: num
 
 /**
  * Admin databases and environments for the embedded reference: the default server (single
- * flow, on REFERENCE_PORT / ROSTERING_PORT) plus one process per other flow on consecutive
- * ports from ROSTERING_FLOWS_PORT (default: REFERENCE_PORT + 2, else 18082). Sets
- * CONFORMANCE_ROSTERING_FLOWS for the workers. Call in the main process only.
+ * flow) plus one process per other flow, on the ports the target's `rostering.flows` gives
+ * (checked to describe exactly what is built here). Puts the single flow's secrets in the
+ * environment variable its `secretsEnv` names, for the workers. Call in the main process only.
  */
-export function embeddedFlowServers(opts: { dataApiBaseUrl: string; basePath: string; privateKeyPem: string; withExtraServers: boolean }): { defaultEnv: Record<string, string>; servers: FlowServer[] } {
+export function embeddedFlowServers(opts: { dataApiBaseUrl: string; basePath: string; privateKeyPem: string; withExtraServers: boolean; testIssuerPublicKeyPem?: string }): { defaultEnv: Record<string, string>; servers: FlowServer[] } {
+  // Deprecated path of suites/strength: ports from ROSTERING_PORT / ROSTERING_FLOWS_PORT, the
+  // description (secrets included) written to FLOWS_ENV instead of checked against the target.
+  const legacy = process.env.ROSTERING_FLOWS_PORT ? Number(process.env.ROSTERING_FLOWS_PORT) : undefined;
+  const legacyRostering = Number(process.env.ROSTERING_PORT ?? Number(process.env.REFERENCE_PORT) + 1);
+  const declared: FlowsDescription = legacy === undefined ? flowsDescription() : {
+    single: { dataApi: opts.dataApiBaseUrl, rostering: `http://127.0.0.1:${legacyRostering}`, instances: { plain: 1, encrypted: 2, otherStore: 3 } },
+    ...Object.fromEntries((['context', 'tenant', 'tenantContext'] as const).map((name, i) => [name, { dataApi: `http://127.0.0.1:${legacy + 2 * i}${opts.basePath}`, rostering: `http://127.0.0.1:${legacy + 2 * i + 1}` }])),
+  } as FlowsDescription;
   const dir = mkdtempSync(join(tmpdir(), 'rostering-flows-'));
   const keyText = randomBytes(32).toString('base64');
   const key = Buffer.from(keyText, 'base64');
@@ -98,31 +93,35 @@ export function embeddedFlowServers(opts: { dataApiBaseUrl: string; basePath: st
     { id: 6, connection: 'nosuchscheme:rostering-secret-connection' },
   ];
   const publicPemOneLine = createPublicKey(opts.privateKeyPem).export({ type: 'spki', format: 'pem' }).toString().trim().replace(/\r?\n/g, '\\n');
-  const port = (v: string | undefined) => (v ? Number(v) : undefined);
-  const referencePort = port(process.env.REFERENCE_PORT) ?? Number(/:(\d+)\//.exec(opts.dataApiBaseUrl)?.[1] ?? 18080);
-  const defaultRosteringPort = port(process.env.ROSTERING_PORT) ?? referencePort + 1;
-  const base = port(process.env.ROSTERING_FLOWS_PORT) ?? referencePort + 2;
   const origin = (p: number) => `http://127.0.0.1:${p}`;
+  const portOf = (url: string) => Number(new URL(url).port);
 
+  // The suites' own test issuer (capability testIssuer), trusted besides the real issuer.
+  const testIssuer: Record<string, string> = opts.testIssuerPublicKeyPem ? { ROSTER_ADDITIONAL_PUBLIC_KEYS_PEM: opts.testIssuerPublicKeyPem.trim().replace(/\r?\n/g, '\\n') } : {};
   const defaultEnv = {
+    ...testIssuer,
     ODS_CONNECTION_STRING_ENCRYPTION_KEY: keyText,
     CONNECTION_CONFIG: JSON.stringify({ adminConnection: adminDatabase(dir, 'single', single) }),
   };
   const description: FlowsDescription = {
     single: {
       dataApi: opts.dataApiBaseUrl,
-      rostering: origin(defaultRosteringPort),
+      rostering: declared.single?.rostering ?? '',
       instances: { plain: 1, encrypted: 2, otherStore: 3, tampered: 4, foreignKey: 5, badConnection: 6 },
-      secrets: [keyText, foreign.toString('base64'), ...single.map((i) => i.connection), 'memory:rostering-flow-other', 'rostering-secret-connection'],
+      ...(declared.single?.secretsEnv ? { secretsEnv: declared.single.secretsEnv } : {}),
     },
   };
+  const secrets = [keyText, foreign.toString('base64'), ...single.map((i) => i.connection), 'memory:rostering-flow-other', 'rostering-secret-connection'];
+  if (declared.single?.secretsEnv) process.env[declared.single.secretsEnv] = secrets.join('\n');
 
   const servers: FlowServer[] = [];
   if (opts.withExtraServers) {
     const ctxKey = 'schoolYearFromRoute';
-    const server = (name: keyof FlowsDescription, offset: number, env: Record<string, string>): Deployment => {
-      const dataPort = base + offset;
-      const rosteringPort = base + offset + 1;
+    const server = (name: keyof FlowsDescription, env: Record<string, string>): FlowDeployment => {
+      const flow = declared[name];
+      if (!flow) throw new Error(`the embedded reference's target file describes no ${name} routing flow`);
+      const dataPort = portOf(flow.dataApi);
+      const rosteringPort = portOf(flow.rostering);
       const issuer = `${origin(dataPort)}${opts.basePath}`;
       servers.push({
         name, dataPort, rosteringPort,
@@ -135,13 +134,14 @@ export function embeddedFlowServers(opts: { dataApiBaseUrl: string; basePath: st
           ODS_CONNECTION_STRING_ENCRYPTION_KEY: keyText,
           CONNECTION_CONFIG: '',
           TENANTS_CONNECTION_CONFIG: '',
+          ...testIssuer,
           ...env,
         },
       });
       return { dataApi: issuer, rostering: origin(rosteringPort), publicKeyPemOneLine: true };
     };
     description.context = {
-      ...server('context', 0, {
+      ...server('context', {
         MULTITENANCY_ENABLED: 'false',
         ODS_CONTEXT_ROUTE_TEMPLATE: `{${ctxKey}}`,
         CONNECTION_CONFIG: JSON.stringify({ adminConnection: adminDatabase(dir, 'context', [
@@ -153,7 +153,7 @@ export function embeddedFlowServers(opts: { dataApiBaseUrl: string; basePath: st
       instances: { data: { id: 1, context: '2026' }, other: { id: 2, context: '2027' } },
     };
     description.tenant = {
-      ...server('tenant', 2, {
+      ...server('tenant', {
         MULTITENANCY_ENABLED: 'true',
         ODS_CONTEXT_ROUTE_TEMPLATE: '',
         TENANTS_CONNECTION_CONFIG: JSON.stringify({
@@ -164,7 +164,7 @@ export function embeddedFlowServers(opts: { dataApiBaseUrl: string; basePath: st
       dataTenant: 'Tenant-A', otherTenant: 'Tenant-B', instance: 1,
     };
     description.tenantContext = {
-      ...server('tenantContext', 4, {
+      ...server('tenantContext', {
         MULTITENANCY_ENABLED: 'true',
         ODS_CONTEXT_ROUTE_TEMPLATE: `{${ctxKey}}`,
         TENANTS_CONNECTION_CONFIG: JSON.stringify({
@@ -179,8 +179,24 @@ export function embeddedFlowServers(opts: { dataApiBaseUrl: string; basePath: st
       instances: { data: { id: 1, context: '2026' }, other: { id: 2, context: '2027' } },
     };
   }
-  process.env[FLOWS_ENV] = JSON.stringify(description);
+  if (legacy !== undefined) {
+    process.env[FLOWS_ENV] = JSON.stringify({ ...description, single: { ...description.single, secrets } });
+    return { defaultEnv, servers };
+  }
+  // The target file must describe what was built here, no more and no less.
+  const wanted = opts.withExtraServers ? description : { single: description.single };
+  const got = opts.withExtraServers ? declared : { single: declared.single };
+  if (JSON.stringify(sorted(wanted)) !== JSON.stringify(sorted(got))) {
+    throw new Error(`the embedded reference's target file describes other routing flows than those started:\n${JSON.stringify(wanted, null, 1)}`);
+  }
   return { defaultEnv, servers };
+}
+
+/** A value with object keys in order, to compare descriptions written in any order. */
+function sorted(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sorted);
+  if (!v || typeof v !== 'object') return v;
+  return Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sorted(x)]));
 }
 
 /**

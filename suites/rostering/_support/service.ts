@@ -1,15 +1,22 @@
 import { createPublicKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { expect, type APIRequestContext, type APIResponse } from '@playwright/test';
 import { SignJWT, decodeJwt, importPKCS8, type JWTPayload } from 'jose';
 import { issuerPrivateKeyPem, notApplicable } from '../../_harness/capabilities.js';
 import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
 import { credentials, isEmbeddedReference, target } from '../../_harness/target.js';
+import type { RosteringFlows, RosteringOrganizations } from '../../targets/types.js';
+import { flowsDescription } from './flows.js';
+import { issuingDataApi, rosteringRun } from './setup.js';
+import type { World } from './world.js';
 
 /**
  * The rostering service under test: where it is, its scopes, and tokens for it. Tokens come
- * from the target's issuer (the data API token endpoint) or are crafted with the issuer's signing
- * key (capability issuerSigningKey) so that a test can choose every claim; crafted tokens copy
- * `iss` and `aud` from a real token, so the suites assume nothing about the deployment's values.
+ * from the deployment's token endpoint for the rostering clients the target declares, picked by
+ * their declared claims; only where no client fits are they crafted, signed with the suites' own
+ * test issuer (capability testIssuer) or, failing that, the issuer's key (issuerSigningKey).
+ * Crafted tokens copy `iss` and `aud` from a real token, so the suites assume nothing about the
+ * deployment's values.
  */
 export const PREFIX = '/std/roster/rostering/v1p2';
 
@@ -39,16 +46,24 @@ export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 // ---- tokens ------------------------------------------------------------------------------------
 
+export type ScopeKey = keyof typeof SCOPES;
+type FlowName = keyof RosteringFlows;
+
 const realClaims = new Map<string, Promise<JWTPayload>>();
 
-/** The claims of a real token from a data API's token endpoint (once per worker and endpoint). */
+/**
+ * The claims of a real token from a data API's token endpoint: a rostering client's token issued
+ * there, else the primary client's (fetched once per worker and endpoint).
+ */
 export function issuedClaims(request: APIRequestContext, dataApi = target.dataApi.baseUrl): Promise<JWTPayload> {
   let claims = realClaims.get(dataApi);
   if (!claims) {
+    const run = rosteringRun();
+    const role = Object.entries(target.rostering?.clients ?? {}).find(([r, c]) => run.tokens[r] && issuingDataApi(c) === dataApi)?.[0];
     const creds = credentials(target.clients.primary)!;
-    claims = dataApi === target.dataApi.baseUrl
-      ? Promise.resolve(decodeJwt(sharedTokens().primary))
-      : fetchToken(request, { ...target, dataApi: { ...target.dataApi, baseUrl: dataApi } }, creds).then((t) => decodeJwt(t));
+    claims = role ? Promise.resolve(decodeJwt(run.tokens[role]))
+      : dataApi === target.dataApi.baseUrl ? Promise.resolve(decodeJwt(sharedTokens().primary))
+        : fetchToken(request, { ...target, dataApi: { ...target.dataApi, baseUrl: dataApi } }, creds).then((t) => decodeJwt(t));
     realClaims.set(dataApi, claims);
   }
   return claims;
@@ -56,7 +71,7 @@ export function issuedClaims(request: APIRequestContext, dataApi = target.dataAp
 
 export interface TokenSpec {
   /** Rostering scope names (keys of SCOPES) or literal scope values, joined by spaces. */
-  scopes?: (keyof typeof SCOPES)[];
+  scopes?: ScopeKey[];
   /** The scope claim verbatim (string or array), instead of `scopes`. */
   scope?: unknown;
   /** educationOrganizationId claim: ids joined by commas, or verbatim when not an array of numbers. */
@@ -68,9 +83,22 @@ export interface TokenSpec {
   claims?: Record<string, unknown>;
 }
 
-/** A token signed with the issuer's key (not applicable without capability issuerSigningKey). */
+/**
+ * The key that signs crafted tokens: the suites' own test issuer (capability testIssuer),
+ * which the deployment trusts besides its issuer; else the issuer's own key (capability
+ * issuerSigningKey, embedded reference only); else the test is not applicable.
+ */
+export function signingKeyPem(): string {
+  const cap = target.capabilities?.testIssuer;
+  const pem = cap?.pemEnv ? process.env[cap.pemEnv] : cap?.pemFile ? readFileSync(cap.pemFile, 'utf8') : undefined;
+  if (pem) return pem;
+  if (target.capabilities?.issuerSigningKey) return issuerPrivateKeyPem();
+  notApplicable(cap ? 'capability testIssuer names no readable key' : 'needs capability testIssuer (or issuerSigningKey) in the target file, to sign tokens with claims no configured client has');
+}
+
+/** A token with any claims, signed with signingKeyPem() (or `opts.key`); iss and aud copied from a real token. */
 export async function craftToken(request: APIRequestContext, spec: TokenSpec, opts: { dataApi?: string; key?: string; alg?: string } = {}): Promise<string> {
-  const pem = opts.key ?? issuerPrivateKeyPem();
+  const pem = opts.key ?? signingKeyPem();
   const real = await issuedClaims(request, opts.dataApi);
   const now = Math.floor(Date.now() / 1000);
   const claims: Record<string, unknown> = {
@@ -94,8 +122,73 @@ export async function craftToken(request: APIRequestContext, spec: TokenSpec, op
   return new SignJWT(claims as JWTPayload).setProtectedHeader({ alg: opts.alg ?? 'RS256', typ: 'JWT' }).sign(await importPKCS8(pem, opts.alg ?? 'RS256'));
 }
 
-/** The issuer's public key (SPKI PEM), derived from its private key. */
-export const issuerPublicKeyPem = (): string => createPublicKey(issuerPrivateKeyPem()).export({ type: 'spki', format: 'pem' }).toString();
+/**
+ * What a test needs of a token, in the terms a rostering client is declared with. `orgs: []`
+ * and `tenant: null` mean no such claim; `instances` left out means one reading the data API's
+ * store (the single flow's plain or encrypted instance, or any when no single flow is described).
+ */
+export interface ClientNeed {
+  orgs: number[];
+  scopes: ScopeKey[];
+  flow?: FlowName;
+  tenant?: string | null;
+  instances?: { id: number; context?: { key: string; value: string } }[];
+}
+
+const scopeName = (k: ScopeKey) => SCOPES[k];
+const same = (a: unknown[], b: unknown[]) => JSON.stringify(a.map(String).sort()) === JSON.stringify(b.map(String).sort());
+
+/** The first declared rostering client whose claims are exactly what the test needs, with its token. */
+export function declaredClient(need: ClientNeed): { role: string; token: string } | undefined {
+  const run = rosteringRun();
+  const single = flowsDescription().single;
+  for (const [role, c] of Object.entries(target.rostering?.clients ?? {})) {
+    const token = run.tokens[role];
+    if (!token || (c.flow ?? 'single') !== (need.flow ?? 'single')) continue;
+    if (!same(c.educationOrganizationIds ?? [], need.orgs) || !same(c.scopes ?? [], need.scopes.map(scopeName))) continue;
+    if (need.tenant !== undefined && (c.tenant ?? null) !== need.tenant) continue;
+    if (need.instances) {
+      if (JSON.stringify(c.odsInstances ?? null) !== JSON.stringify(need.instances)) continue;
+    } else if (single && c.odsInstances && ![single.instances.plain, single.instances.encrypted].includes(c.odsInstances[0]?.id)) continue;
+    return { role, token };
+  }
+  return undefined;
+}
+
+/**
+ * A token with the claims a test needs: a declared client's, issued by the deployment, when one
+ * fits; else one crafted with those claims (testIssuer, or issuerSigningKey); else not applicable.
+ */
+export async function tokenFor(request: APIRequestContext, need: ClientNeed): Promise<string> {
+  const found = declaredClient(need);
+  if (found) return found.token;
+  const flow = need.flow ?? 'single';
+  const dataApi = flow === 'single' ? undefined : flowsDescription()[flow]?.dataApi;
+  if (flow !== 'single' && !dataApi) notApplicable(`needs the ${flow} routing flow in the target file (rostering.flows)`);
+  if (!target.capabilities?.testIssuer && !target.capabilities?.issuerSigningKey) {
+    notApplicable(`needs a rostering client with the claims ${JSON.stringify(need)} (rostering.clients), or capability testIssuer`);
+  }
+  return craftToken(request, {
+    orgs: need.orgs.length ? need.orgs : undefined,
+    scopes: need.scopes,
+    ...(need.instances ? { instances: need.instances } : {}),
+    ...(need.tenant ? { tenantId: need.tenant } : {}),
+    ...(need.orgs.length ? {} : { claims: { educationOrganizationId: undefined } }),
+  }, dataApi ? { dataApi } : {});
+}
+
+/** A reader of all the world holds: its state agency, core and demographics scopes. */
+export const seaToken = (request: APIRequestContext, world: World, scopes: ScopeKey[] = ['core', 'demographics']) => tokenFor(request, { orgs: [world.sea], scopes });
+
+/** The organizations the target reserves for the rostering suites, or not applicable. */
+export function reservedOrganizations(): RosteringOrganizations {
+  const o = target.rostering?.organizations;
+  if (!o) notApplicable('needs rostering.organizations in the target file');
+  return o;
+}
+
+/** The public key (SPKI PEM) of signingKeyPem(): one the deployment is configured to trust. */
+export const trustedPublicKeyPem = (): string => createPublicKey(signingKeyPem()).export({ type: 'spki', format: 'pem' }).toString();
 
 // ---- responses ---------------------------------------------------------------------------------
 

@@ -1,30 +1,25 @@
 import { notApplicable } from '../../_harness/capabilities.js';
 import { test as base, expect, target } from '../../_harness/fixtures.js';
-import { buildWorld, Writer, type World } from './world.js';
+import { rosteringRun } from './setup.js';
+import type { World } from './world.js';
 
 /**
  * The rostering suites' `test`: the harness fixtures plus `world`, the core data of world.ts,
- * built once per worker through the data API (only when a test asks for it) and deleted when the
- * worker ends. Tests read it with tokens naming its organizations, so parallel workers, each
- * with a world of its own, never see each other's data.
+ * written once per run by the global setup (setup.ts) with the organization ids the target
+ * reserves (rostering.organizations), which the declared clients' claims name. Tests only read
+ * it; one that writes does so at school D, which no other test reads.
  */
-export const test = base.extend<{ rosteringTarget: void }, { world: World }>({
+export const test = base.extend<{ rosteringTarget: void; world: World }>({
   // Every rostering test needs a rostering service in the target: without one it is not applicable.
   rosteringTarget: [async ({}, use) => {
     if (!target.rostering) notApplicable('needs a rostering section in the target file');
     await use();
   }, { auto: true }],
-  world: [async ({ playwright }, use) => {
-    if (!target.rostering) return use(undefined as unknown as World);
-    const request = await playwright.request.newContext();
-    const writer = await Writer.on(request);
-    try {
-      await use(await buildWorld(writer));
-    } finally {
-      await writer.cleanup();
-      await request.dispose();
-    }
-  }, { scope: 'worker', timeout: 180_000 }],
+  world: async ({}, use) => {
+    const world = rosteringRun().world;
+    if (!world) notApplicable('needs rostering.organizations in the target file (the suites write their data with those ids)');
+    await use(world);
+  },
 });
 
 export { expect };

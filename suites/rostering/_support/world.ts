@@ -3,6 +3,7 @@ import { WORKER_SCHOOL_YEAR, newEducationOrganizationId, resourceOf } from '../.
 import { DataClient, RUN_ID } from '../../_harness/fixtures.js';
 import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
 import { credentials, target } from '../../_harness/target.js';
+import type { RosteringOrganizations } from '../../targets/types.js';
 
 /**
  * Core data for the rostering suites, written through the data API and deleted afterwards:
@@ -12,6 +13,7 @@ import { credentials, target } from '../../_harness/target.js';
  *   │                   │          grading period GP in Fall, class period P1)
  *   │                   └── school B
  *   └── district LEA2 ── school C (session CFall)
+ *   school D, under none of them (no records; tests add and remove some there)
  *
  *   courses M1 (owned by LEA1), M2 (owned by A), M3 (owned by LEA2)
  *   sections S1 (M1 at A, Fall, P1), S2 (M2 at A, Tri), S3 (M3 at C, CFall)
@@ -27,7 +29,9 @@ import { credentials, target } from '../../_harness/target.js';
 export interface World {
   year: number;
   sea: number; lea1: number; lea2: number; schoolA: number; schoolB: number; schoolC: number;
-  names: Record<'sea' | 'lea1' | 'lea2' | 'schoolA' | 'schoolB' | 'schoolC', string>;
+  /** A school under none of the others, where tests write and remove records. */
+  schoolD: number;
+  names: Record<'sea' | 'lea1' | 'lea2' | 'schoolA' | 'schoolB' | 'schoolC' | 'schoolD', string>;
   sessions: { fall: string; tri: string; q1: string; cFall: string; gradingPeriod: string };
   courses: { m1: string; m2: string; m3: string };
   students: { st1: string; st2: string; st3: string };
@@ -40,7 +44,7 @@ type Body = Record<string, unknown>;
 
 let sequence = 0;
 /** A short key unique to this run and worker process. */
-export const key = (prefix: string) => `${prefix}${RUN_ID.slice(-6)}${process.env.TEST_WORKER_INDEX ?? '0'}x${++sequence}`;
+export const key = (prefix: string) => `${prefix}${RUN_ID.slice(-6)}${process.env.TEST_WORKER_INDEX ?? 's'}x${++sequence}`;
 
 /** A data-API client on a given data API, whose created records are deleted by `cleanup()`. */
 export class Writer {
@@ -96,20 +100,21 @@ export class Writer {
 const categoryMember = (endpoint: string) => resourceOf(endpoint).educationOrganization!.categories!;
 const org = (endpoint: string, category: string, extra: Body) => ({ [categoryMember(endpoint)]: [{ educationOrganizationCategoryDescriptor: category }], ...extra });
 
-/** A district with one school: the least data a routing test needs. */
-export async function buildDistrict(w: Writer): Promise<{ lea: number; school: number; schoolName: string }> {
+/** A district with one school: the least data a routing test needs (ids drawn at random unless given). */
+export async function buildDistrict(w: Writer, ids: { lea?: number; school?: number } = {}): Promise<{ lea: number; school: number; schoolName: string }> {
   const category = await w.descriptor('educationOrganizationCategory', 'School');
   const leaCategory = await w.descriptor('localEducationAgencyCategory', 'Independent');
   const grade = await w.descriptor('gradeLevel', 'Ninth grade');
-  const lea = newEducationOrganizationId();
-  const school = newEducationOrganizationId();
+  const lea = ids.lea ?? newEducationOrganizationId();
+  const school = ids.school ?? newEducationOrganizationId();
   const schoolName = `Routing School ${key('r')}`;
   await w.create('localEducationAgencies', org('localEducationAgencies', category, { localEducationAgencyId: lea, nameOfInstitution: `Routing District ${lea}`, localEducationAgencyCategoryDescriptor: leaCategory }));
   await w.create('schools', org('schools', category, { schoolId: school, nameOfInstitution: schoolName, localEducationAgencyReference: { localEducationAgencyId: lea }, gradeLevels: [{ gradeLevelDescriptor: grade }] }));
   return { lea, school, schoolName };
 }
 
-export async function buildWorld(w: Writer): Promise<World> {
+/** The world, its organizations with the target's reserved ids (rostering.organizations). */
+export async function buildWorld(w: Writer, ids: RosteringOrganizations): Promise<World> {
   const year = WORKER_SCHOOL_YEAR;
   const d = async (name: string, ...codes: string[]) => Promise.all(codes.map((c) => w.descriptor(name, c)));
   const [[category], [leaCategory], [grade], [fallTerm, triTerm, quarterTerm], [courseSystem], [teacherOfRecord, assistant], [program], [female], [asian, white],
@@ -122,11 +127,11 @@ export async function buildWorld(w: Writer): Promise<World> {
   ]);
   await w.schoolYear(year);
 
-  const [sea, lea1, lea2, schoolA, schoolB, schoolC] = Array.from({ length: 6 }, () => newEducationOrganizationId());
+  const { sea, lea1, lea2, schoolA, schoolB, schoolC, schoolD } = ids;
   const tag = key('w');
   const names = {
     sea: `State Agency ${tag}`, lea1: `Grand Bend District ${tag}`, lea2: `Other District ${tag}`,
-    schoolA: `Grand Bend High School ${tag}`, schoolB: `Grand Bend Middle School ${tag}`, schoolC: `Other Elementary ${tag}`,
+    schoolA: `Grand Bend High School ${tag}`, schoolB: `Grand Bend Middle School ${tag}`, schoolC: `Other Elementary ${tag}`, schoolD: `Separate School ${tag}`,
   };
   await w.create('stateEducationAgencies', org('stateEducationAgencies', category, { stateEducationAgencyId: sea, nameOfInstitution: names.sea }));
   for (const [id, name] of [[lea1, names.lea1], [lea2, names.lea2]] as const) {
@@ -135,6 +140,7 @@ export async function buildWorld(w: Writer): Promise<World> {
   for (const [id, lea, name] of [[schoolA, lea1, names.schoolA], [schoolB, lea1, names.schoolB], [schoolC, lea2, names.schoolC]] as const) {
     await w.create('schools', org('schools', category, { schoolId: id, nameOfInstitution: name, localEducationAgencyReference: { localEducationAgencyId: lea }, gradeLevels: [{ gradeLevelDescriptor: grade }] }));
   }
+  await w.create('schools', org('schools', category, { schoolId: schoolD, nameOfInstitution: names.schoolD, gradeLevels: [{ gradeLevelDescriptor: grade }] }));
 
   const sessions = { fall: `Fall ${tag}`, tri: `Trimester ${tag}`, q1: `Quarter ${tag}`, cFall: `C Fall ${tag}`, gradingPeriod: `Six Weeks ${tag}` };
   const school = (schoolId: number) => ({ schoolReference: { schoolId }, schoolYearTypeReference: { schoolYear: year } });
@@ -211,5 +217,5 @@ export async function buildWorld(w: Writer): Promise<World> {
   await w.create('contacts', { contactUniqueId: contact, firstName: 'Carl', lastSurname: `Contact${tag}` });
   await w.create('studentContactAssociations', { studentReference: { studentUniqueId: students.st1 }, contactReference: { contactUniqueId: contact } });
 
-  return { year, sea, lea1, lea2, schoolA, schoolB, schoolC, names, sessions, courses, students, staff, contact, emails };
+  return { year, sea, lea1, lea2, schoolA, schoolB, schoolC, schoolD, names, sessions, courses, students, staff, contact, emails };
 }

@@ -1,0 +1,120 @@
+import { request } from '@playwright/test';
+import { decodeJwt } from 'jose';
+import { fetchToken } from '../../_harness/tokens.js';
+import { credentials, target, unsetCredentialVariables } from '../../_harness/target.js';
+import type { RosteringClient, RosteringFlows } from '../../targets/types.js';
+import { flowsDescription, rosteringSelected } from './flows.js';
+import { Writer, buildDistrict, buildWorld, type World } from './world.js';
+
+/**
+ * Once per run (global setup, main process): one token per rostering client of the target file,
+ * each checked against the claims the file declares for it, and the data the rostering suites
+ * read, written with the reserved organization ids (rostering.organizations): the world on the
+ * target's data API and a district on each routing flow's own data API. Workers read all of it
+ * through ROSTERING_RUN_ENV; the returned teardown deletes the data.
+ *
+ * Once per run because the organization ids are fixed (the clients' claims name them), and
+ * because a stock token endpoint refuses more than a few live tokens per client.
+ */
+export const ROSTERING_RUN_ENV = 'CONFORMANCE_ROSTERING_RUN';
+
+export interface RosteringRun {
+  /** Token by rostering client role (clients whose flow the target does not describe have none). */
+  tokens: Record<string, string>;
+  world?: World;
+  /** The district written on each flow's data API (`single`: the world's LEA1 and school A). */
+  districts: Partial<Record<keyof RosteringFlows, { lea: number; school: number }>>;
+}
+
+/** The data API issuing a client's tokens, or undefined when the target lacks its flow. */
+export function issuingDataApi(c: RosteringClient): string | undefined {
+  const flow = c.flow ?? 'single';
+  return flow === 'single' ? target.dataApi.baseUrl : flowsDescription()[flow]?.dataApi;
+}
+
+const sameSet = (a: unknown[], b: unknown[]) => JSON.stringify(a.map(String).sort()) === JSON.stringify(b.map(String).sort());
+
+/** Differences between a token's claims and what the target declares for its client. */
+export function claimMismatches(role: string, c: RosteringClient, token: string): string[] {
+  let claims: Record<string, unknown>;
+  try {
+    claims = decodeJwt(token);
+  } catch {
+    return [`client '${role}': the token endpoint issued no JWT`];
+  }
+  const list = (v: unknown, sep: RegExp) => (Array.isArray(v) ? v : typeof v === 'string' || typeof v === 'number' ? String(v).split(sep) : []).map((x) => String(x).trim()).filter(Boolean);
+  const problems: string[] = [];
+  const orgs = list(claims.educationOrganizationId, /,/);
+  if (!sameSet(orgs, c.educationOrganizationIds ?? [])) problems.push(`educationOrganizationId is ${JSON.stringify(claims.educationOrganizationId)}, declared ${JSON.stringify(c.educationOrganizationIds ?? [])}`);
+  const base = target.rostering?.scopeBase ?? '';
+  const scopes = list(claims.scope, /[\s,]+/).filter((s) => /roster(-core|-demographics)?\.readonly$/.test(s));
+  if (!sameSet(scopes, (c.scopes ?? []).map((s) => `${base}${s}`))) problems.push(`rostering scopes are ${JSON.stringify(scopes)}, declared ${JSON.stringify(c.scopes ?? [])}`);
+  if ((claims.tenantId ?? undefined) !== c.tenant) problems.push(`tenantId is ${JSON.stringify(claims.tenantId)}, declared ${JSON.stringify(c.tenant)}`);
+  if (c.odsInstances) {
+    let issued: unknown;
+    try { issued = typeof claims.odsInstances === 'string' ? JSON.parse(claims.odsInstances) : claims.odsInstances; } catch { issued = undefined; }
+    const entries = ((issued as { OdsInstances?: { OdsInstanceId: number; OdsInstanceContext?: { ContextKey: string; ContextValue: string } | null }[] } | undefined)?.OdsInstances ?? [])
+      .map((i) => ({ id: i.OdsInstanceId, ...(i.OdsInstanceContext ? { context: { key: i.OdsInstanceContext.ContextKey, value: i.OdsInstanceContext.ContextValue } } : {}) }));
+    if (JSON.stringify(entries) !== JSON.stringify(c.odsInstances)) problems.push(`odsInstances are ${JSON.stringify(entries)}, declared ${JSON.stringify(c.odsInstances)}`);
+  }
+  return problems.map((p) => `client '${role}': ${p}`);
+}
+
+export async function rosteringSetup(): Promise<(() => Promise<void>) | undefined> {
+  const r = target.rostering;
+  if (!r || !rosteringSelected(process.argv)) return undefined;
+  const ctx = await request.newContext();
+  const run: RosteringRun = { tokens: {}, districts: {} };
+  const problems: string[] = [];
+  for (const [role, c] of Object.entries(r.clients ?? {})) {
+    const dataApi = issuingDataApi(c);
+    const creds = credentials(c);
+    if (!dataApi || !creds) {
+      console.log(`rostering client '${role}': ${!dataApi ? `the target describes no ${c.flow} flow` : `${unsetCredentialVariables(c).join(', ')} not set`}; its tests are not applicable`);
+      continue;
+    }
+    const token = await fetchToken(ctx, { ...target, dataApi: { ...target.dataApi, baseUrl: dataApi } }, creds);
+    problems.push(...claimMismatches(role, c, token));
+    run.tokens[role] = token;
+  }
+  const writers: Writer[] = [];
+  try {
+    // A client whose token does not carry what the file says would fail tests for the wrong reason.
+    if (problems.length) throw new Error(`the target's rostering clients do not get the claims it declares:\n- ${problems.join('\n- ')}`);
+    if (r.organizations) {
+      const writer = await Writer.on(ctx);
+      writers.push(writer);
+      run.world = await buildWorld(writer, r.organizations);
+      run.districts.single = { lea: run.world.lea1, school: run.world.schoolA };
+      for (const name of ['context', 'tenant', 'tenantContext'] as const) {
+        const flow = flowsDescription()[name];
+        // A flow on the target's own data API reads the world already written there.
+        if (!flow || flow.dataApi.replace(/\/$/, '') === target.dataApi.baseUrl) {
+          if (flow) run.districts[name] = run.districts.single;
+          continue;
+        }
+        const w = await Writer.on(ctx, flow.dataApi);
+        writers.push(w);
+        const d = await buildDistrict(w, { lea: r.organizations.lea1, school: r.organizations.schoolA });
+        run.districts[name] = { lea: d.lea, school: d.school };
+      }
+    }
+  } catch (err) {
+    await cleanup(writers).finally(() => ctx.dispose());
+    throw err;
+  }
+  process.env[ROSTERING_RUN_ENV] = JSON.stringify(run);
+  return () => cleanup(writers).finally(() => ctx.dispose());
+}
+
+async function cleanup(writers: Writer[]): Promise<void> {
+  const failures: string[] = [];
+  for (const w of writers.reverse()) await w.cleanup().catch((err: Error) => failures.push(err.message));
+  if (failures.length) throw new Error(failures.join('\n'));
+}
+
+/** What the global setup prepared (workers). */
+export function rosteringRun(): RosteringRun {
+  const raw = process.env[ROSTERING_RUN_ENV];
+  return raw ? (JSON.parse(raw) as RosteringRun) : { tokens: {}, districts: {} };
+}
