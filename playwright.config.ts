@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 import { isEmbeddedReference, loweredPageSizePort, target } from './suites/_harness/target.js';
 import { defaultWorkers } from './suites/_harness/workers.js';
+import { REFERENCE_ERROR_LOG } from './suites/_harness/reference-errors.js';
 import { RUN_METADATA_KEY, runMetadata } from './suites/_harness/reporter/run-metadata.js';
 import { FLOWS_ENV, embeddedFlowServers, rosteringSelected } from './suites/rostering/_support/flows.js';
 
@@ -20,6 +21,9 @@ if (isEmbeddedReference) {
 }
 
 const coverage = process.env.REFERENCE_COVERAGE === '1';
+// Requests that fail inside the embedded reference (many on purpose) are logged to a file, not
+// among the results; the global setup empties it and its teardown prints a count.
+if (isEmbeddedReference) process.env.REFERENCE_ERROR_LOG ??= REFERENCE_ERROR_LOG;
 
 // Rostering routing flows: the default reference serves the single-tenant flow from admin
 // databases written here; three more reference processes serve the context, multi-tenant and
@@ -75,7 +79,8 @@ export default defineConfig({
   metadata: { target: target.name, [RUN_METADATA_KEY]: runMetadata() },
   // --list runs nothing: it must not overwrite the reports of the last run.
   reporter: process.argv.includes('--list') ? [['list']] : [
-    [process.env.CI ? 'dot' : 'list'],
+    // One line per test by default; CONFORMANCE_PROGRESS=dot (npm test, CI) prints dots and failures.
+    [process.env.CONFORMANCE_PROGRESS ?? (process.env.CI ? 'dot' : 'list')],
     ['./suites/_harness/reporter/conformance-reporter.ts', { outputDir: 'reports' }],
     ['junit', { outputFile: 'reports/junit.xml' }],
     ['html', { outputFolder: 'reports/playwright', open: 'never' }],
