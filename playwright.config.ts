@@ -2,6 +2,7 @@ import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 import { embeddedConfig, embeddedPorts, isEmbeddedReference, target } from './suites/_harness/target.js';
 import { defaultWorkers } from './suites/_harness/workers.js';
+import { REFERENCE_ERROR_LOG } from './suites/_harness/reference-errors.js';
 import { RUN_METADATA_KEY, runMetadata } from './suites/_harness/reporter/run-metadata.js';
 import { embeddedFlowServers, rosteringSelected } from './suites/rostering/_support/flows.js';
 
@@ -30,6 +31,9 @@ if (isEmbeddedReference) {
 // (npm test measures both embedded targets together).
 const coverage = process.env.REFERENCE_COVERAGE === '1' || process.env.REFERENCE_COVERAGE === 'append';
 const c8 = `npx c8${process.env.REFERENCE_COVERAGE === 'append' ? ' --clean=false' : ''} `;
+// Requests that fail inside the embedded reference (many on purpose) are logged to a file, not
+// among the results; the global setup empties it and its teardown prints a count.
+if (isEmbeddedReference) process.env.REFERENCE_ERROR_LOG ??= REFERENCE_ERROR_LOG;
 
 // Rostering routing flows: the default reference serves the single-tenant flow from admin
 // databases written here; three more reference processes serve the context, multi-tenant and
@@ -101,7 +105,8 @@ export default defineConfig({
   metadata: { target: target.name, [RUN_METADATA_KEY]: runMetadata() },
   // --list runs nothing: it must not overwrite the reports of the last run.
   reporter: process.argv.includes('--list') ? [['list']] : [
-    [process.env.CI ? 'dot' : 'list'],
+    // One line per test by default; CONFORMANCE_PROGRESS=dot (npm test, CI) prints dots and failures.
+    [process.env.CONFORMANCE_PROGRESS ?? (process.env.CI ? 'dot' : 'list')],
     ['./suites/_harness/reporter/conformance-reporter.ts', { outputDir: reportsDir }],
     ['junit', { outputFile: `${reportsDir}/junit.xml` }],
     ['html', { outputFolder: `${reportsDir}/playwright`, open: 'never' }],

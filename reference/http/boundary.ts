@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
+import { logRequestError } from './error-log.js';
 import { Problem, sendProblem } from './problems.js';
 
 /**
@@ -14,8 +15,9 @@ export async function errorBoundary(ctx: Context, next: Next): Promise<void> {
     await next();
   } catch (err) {
     if (err instanceof Problem) return sendProblem(ctx, err);
-    // An injected fault is expected: one line, not a stack trace that reads like a defect.
-    console.error(`[${ctx.state.correlationId}] ${ctx.method} ${ctx.path}:`, err instanceof InjectedFault ? err.message : err);
+    // An injected fault is expected: one line saying so, not a stack trace that reads like a defect.
+    if (err instanceof InjectedFault) logRequestError(`expected: [${ctx.state.correlationId}] ${ctx.method} ${ctx.path}: ${err.message}`);
+    else logRequestError(`[${ctx.state.correlationId}] ${ctx.method} ${ctx.path}:`, err);
     sendProblem(ctx, new Problem('system'));
   }
 }

@@ -1,4 +1,5 @@
 import type { Context, Next } from 'koa';
+import { logRequestError } from '../http/error-log.js';
 
 /**
  * Rostering failures: the `stdx_` status body (seed: Authentication; research/rostering.md §5),
@@ -29,7 +30,7 @@ export async function statusBoundary(ctx: Context, next: Next): Promise<void> {
     await next();
   } catch (err) {
     const known = err instanceof RosterError ? err : undefined;
-    if (!known) console.error(`rostering ${ctx.method} ${ctx.path}: ${(err as Error)?.message ?? err}`);
+    if (!known) logRequestError(`rostering ${ctx.method} ${ctx.path}: ${(err as Error)?.message ?? err}`);
     const e = known ?? new RosterError(500, 'An internal server error occurred');
     ctx.status = e.status;
     if (e.status === 401) ctx.set('WWW-Authenticate', 'Bearer');

@@ -1,6 +1,7 @@
 import { request, type FullConfig } from '@playwright/test';
 import { DIGEST_ENV, storeDigest } from './store-digest.js';
-import { target } from './target.js';
+import { REFERENCE_ERROR_LOG, referenceErrorSummary, startReferenceErrorLog } from './reference-errors.js';
+import { isEmbeddedReference, target } from './target.js';
 import { TOKENS_ENV } from './tokens.js';
 import { preflight, preflightMessage } from './preflight.js';
 import { rosteringSetup } from '../rostering/_support/setup.js';
@@ -11,6 +12,9 @@ import { rosteringSetup } from '../rostering/_support/setup.js';
  * target offers one (the teardown compares it). Returns the teardown.
  */
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
+  // Before any request: the embedded reference's servers append to this file (REFERENCE_ERROR_LOG).
+  const referenceLog = isEmbeddedReference && process.env.REFERENCE_ERROR_LOG === REFERENCE_ERROR_LOG;
+  if (referenceLog) startReferenceErrorLog();
   const ctx = await request.newContext();
   let rosteringTeardown: (() => Promise<void>) | undefined;
   try {
@@ -31,6 +35,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   }
   return async () => {
     await rosteringTeardown?.();
+    if (referenceLog) console.log(`\n${referenceErrorSummary()}`);
     const before = process.env[DIGEST_ENV];
     if (!before) return;
     const after = await request.newContext().then(async (c) => { try { return await storeDigest(c); } finally { await c.dispose(); } });
