@@ -94,4 +94,12 @@ export const validationFaults: Fault[] = [
       });
     },
   },
+  {
+    name: 'json-look-alike-content-types-accepted', family: 'data.validation', suites: ['validation'],
+    description: 'any Content-Type that mentions json (application/jsonx, text/json, application/json-patch+json) is read as application/json',
+    request: (req) => {
+      const type = header(req, 'content-type');
+      if (dataPath(req) && isWrite(req) && type && /json/i.test(type) && !/^application\/json\s*(;|$)/i.test(type) && !/^application\/vnd\./i.test(type)) req.headers['content-type'] = 'application/json';
+    },
+  },
 ];
