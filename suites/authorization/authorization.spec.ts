@@ -153,14 +153,15 @@ test.describe('permission sets', () => {
     await expectProblemFamily(await as(limits.client).get(`${limits.deniedResource}?limit=1`), 403, 'security:authorization:access-denied:resource');
   });
 
-  test('refuses writes to a resource the client\'s permission set does not grant, storing nothing', rule('data.authorization.permission-set-resource-denied-403'), async ({ api, as, data }) => {
-    // Both sides: the read of the denied resource is refused above; so are create, update and delete.
+  test('refuses a resource the permission set does not grant on the item route and on writes, storing nothing', rule('data.authorization.permission-set-resource-denied-403'), async ({ api, as, data }) => {
+    // Both sides and both routes: the collection read is refused above; so are the item read, create, update and delete.
     const limits = capability('permissionLimits');
     const client = as(limits.client);
     const name = resourceOf(limits.deniedResource).name;
     const body = await data.body(name);
     await expectProblemFamily(await client.post(limits.deniedResource, body), 403, 'security:authorization:access-denied:resource');
     const created = await data.create(name);
+    await expectProblemFamily(await client.get(created.url), 403, 'security:authorization:access-denied:resource');
     await expectProblemFamily(await client.put(created.url, created.body), 403, 'security:authorization:access-denied:resource');
     await expectProblemFamily(await client.delete(created.url), 403, 'security:authorization:access-denied:resource');
     expect((await api.get(created.url)).status(), 'the record is still there').toBe(200);

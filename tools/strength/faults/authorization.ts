@@ -67,4 +67,12 @@ export const authorizationFaults: Fault[] = [
       await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients.schoolLimited?.key && Boolean((c.client_id = tools.clients.primary.key)));
     },
   },
+  {
+    name: 'permission-set-item-reads-unchecked', family: 'data.authorization', suites: ['authorization'],
+    description: 'a resource the permission set does not grant is refused on the collection route only: an item read by id is served',
+    request: async (req, tools) => {
+      if (!item(req) || req.method !== 'GET' || dataPath(req)?.resource.toLowerCase() !== DENIED_RESOURCE) return;
+      await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients[PERMISSION_LIMITED]?.key && Boolean((c.client_id = tools.clients.primary.key)));
+    },
+  },
 ];
