@@ -1,3 +1,4 @@
+import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { APIResponse } from '@playwright/test';
 import { SignJWT, decodeJwt, importPKCS8 } from 'jose';
@@ -90,6 +91,20 @@ test.describe('Authorization: Bearer on data requests', () => {
     expect((await anon.get(`${resource}?limit=1`, { Authorization: `Bearer ${await resigned({})}` })).status()).toBe(200);
   });
 
+  test('answers 401 for the issuer\'s claims unsigned (alg none) or HMAC-signed with the issuer\'s public key', rule('data.authentication.invalid-token-401'), async ({ anon }) => {
+    const claims = decodeJwt(sharedTokens().primary);
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const publicPem = createPublicKey(issuerPem()).export({ type: 'spki', format: 'pem' }).toString();
+    const forged = {
+      none: `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`,
+      HS256: await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode(publicPem)),
+    };
+    for (const [alg, token] of Object.entries(forged)) {
+      const res = await anon.get(resource, { Authorization: `Bearer ${token}` });
+      expect(res.status(), `${alg}: ${await res.text()}`).toBe(401);
+    }
+  });
+
   test('answers 401 for a token issued further in the future than the clock skew allows', rule('data.authentication.future-iat-401'), async ({ anon }) => {
     const now = Math.floor(Date.now() / 1000);
     const future = await resigned({ iat: now + 3600, exp: now + 7200 });
@@ -98,16 +113,19 @@ test.describe('Authorization: Bearer on data requests', () => {
   });
 });
 
-/**
- * The primary client's real token claims with some changed, re-signed with the issuer's key
- * (capability issuerSigningKey; the test is not applicable without it).
- */
-async function resigned(changes: Record<string, unknown>, alg = 'RS256'): Promise<string> {
+/** The issuer's private key (capability issuerSigningKey; the test is not applicable without it). */
+function issuerPem(): string {
   const cap = target.capabilities?.issuerSigningKey;
   const pem = cap?.pemEnv ? process.env[cap.pemEnv] : cap?.pemFile ? readFileSync(cap.pemFile, 'utf8') : undefined;
   test.info().annotations.push(...(pem ? [] : [{ type: 'not-applicable', description: 'needs capability issuerSigningKey to sign a crafted token' }]));
   test.skip(!pem, 'not applicable: needs capability issuerSigningKey');
+  return pem!;
+}
+
+/** The primary client's real token claims with some changed, re-signed with the issuer's key. */
+async function resigned(changes: Record<string, unknown>, alg = 'RS256'): Promise<string> {
+  const pem = issuerPem();
   return new SignJWT({ ...decodeJwt(sharedTokens().primary), ...changes })
     .setProtectedHeader({ alg, typ: 'JWT' })
-    .sign(await importPKCS8(pem!, alg));
+    .sign(await importPKCS8(pem, alg));
 }

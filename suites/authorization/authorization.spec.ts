@@ -61,6 +61,16 @@ test.describe('person records and relationships', () => {
     await expectProblem(await client.get(student.url), 'security:authorization');
   });
 
+  test('leaves a student no association links to the caller out of a collection read', rule('data.authorization.person-relationship-required-403'), async ({ api, as, data }) => {
+    const client = as('schoolLimited');
+    const student = await data.create('student');
+    const query = `students?studentUniqueId=${encodeURIComponent(String(student.body.studentUniqueId))}`;
+    expect(((await (await api.get(query)).json()) as { id: string }[]).map((r) => r.id), 'the query finds the student for the primary client').toContain(student.id);
+    const res = await client.get(query);
+    if (res.status() === 200) expect(((await res.json()) as { id: string }[]).map((r) => r.id)).not.toContain(student.id);
+    else await expectProblem(res, 'security:authorization');
+  });
+
   test('answers 403 to a relationship-based caller updating a student no association links to it', rule('data.authorization.person-relationship-required-403'), async ({ as, data }) => {
     const client = as('schoolLimited');
     const student = await data.create('student');
@@ -86,6 +96,17 @@ test.describe('education organization claims', () => {
     const client = as('schoolLimited');
     const period = await data.create('classPeriod');
     await expectProblem(await client.get(period.url), 'security:authorization');
+  });
+
+  test('leaves class periods of schools outside the caller\'s claims out of a collection read', rule('data.authorization.edorg-claims-limit-access-403'), async ({ api, as, data }) => {
+    // The collection route as well as the item route: a 403, or a list without the record, never the record.
+    const client = as('schoolLimited');
+    const period = await data.create('classPeriod');
+    const query = Object.entries(period.keys).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
+    expect(((await (await api.get(`classPeriods?${query}`)).json()) as { id: string }[]).map((r) => r.id), 'the query finds the class period for the primary client').toContain(period.id);
+    const res = await client.get(`classPeriods?${query}`);
+    if (res.status() === 200) expect(((await res.json()) as { id: string }[]).map((r) => r.id)).not.toContain(period.id);
+    else await expectProblem(res, 'security:authorization');
   });
 
   test('answers 403 to writing a class period for a school outside the caller\'s claims', rule('data.authorization.edorg-claims-limit-access-403'), async ({ as, data }) => {
@@ -130,6 +151,20 @@ test.describe('permission sets', () => {
   test('refuses a resource the client\'s permission set does not grant with 403 access-denied:resource', rule('data.authorization.permission-set-resource-denied-403'), async ({ as }) => {
     const limits = capability('permissionLimits');
     await expectProblemFamily(await as(limits.client).get(`${limits.deniedResource}?limit=1`), 403, 'security:authorization:access-denied:resource');
+  });
+
+  test('refuses a resource the permission set does not grant on the item route and on writes, storing nothing', rule('data.authorization.permission-set-resource-denied-403'), async ({ api, as, data }) => {
+    // Both sides and both routes: the collection read is refused above; so are the item read, create, update and delete.
+    const limits = capability('permissionLimits');
+    const client = as(limits.client);
+    const name = resourceOf(limits.deniedResource).name;
+    const body = await data.body(name);
+    await expectProblemFamily(await client.post(limits.deniedResource, body), 403, 'security:authorization:access-denied:resource');
+    const created = await data.create(name);
+    await expectProblemFamily(await client.get(created.url), 403, 'security:authorization:access-denied:resource');
+    await expectProblemFamily(await client.put(created.url, created.body), 403, 'security:authorization:access-denied:resource');
+    await expectProblemFamily(await client.delete(created.url), 403, 'security:authorization:access-denied:resource');
+    expect((await api.get(created.url)).status(), 'the record is still there').toBe(200);
   });
 
   test('refuses an action the client\'s permission set does not grant with 403 access-denied:action', rule('data.authorization.permission-set-action-denied-403'), async ({ as, data }) => {

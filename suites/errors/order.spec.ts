@@ -33,6 +33,19 @@ test.describe('order of checks', () => {
     });
   }
 
+  test('answers 400, never 5xx, to ids next to the id format on GET, PUT and DELETE', rule('data.errors.order-id-format-before-method', 'data.put.malformed-id-400'), async ({ api }) => {
+    // The neighbours of a GUID: one digit short or over, a non-hex digit, a lone brace, misplaced dashes.
+    const hex = 'ab'.repeat(16);
+    const nearMisses = [hex.slice(1), `${hex}a`, `${hex.slice(1)}g`, `{${hex}`, `${hex.slice(0, 7)}-${hex.slice(7, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`];
+    for (const id of nearMisses) {
+      for (const method of ['GET', 'PUT', 'DELETE']) {
+        const res = asResponse(await raw(method, api.url(`academicWeeks/${encodeURIComponent(id)}`), api.headers({ 'Content-Type': 'application/json' }), method === 'PUT' ? '{}' : undefined));
+        expect(res.status(), `${method} ${id}`).toBe(400);
+        await expectProblem(res, 'bad-request:data-validation-failed');
+      }
+    }
+  });
+
   test('answers 405, not 415, to an unsupported method without Content-Type', rule('data.errors.order-method-before-content-type'), async ({ api }) => {
     await expectProblem(asResponse(await raw('PUT', api.url('academicWeeks'), api.headers(), '{}')), 'method-not-allowed');
   });

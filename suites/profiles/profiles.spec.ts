@@ -72,6 +72,16 @@ test.describe('profile media types', () => {
     await expectProblem(await api.get(`${resourceOf(p.resource).endpoint}?limit=1`, { Accept: profileMediaType(p.resource, p.name, 'readable') }), 'security:data-policy:incorrect-usage');
   });
 
+  test('refuses an unassigned profile type on the item route and on writes too: GET by id, POST and PUT', rule('data.profiles.unassigned-profile-403'), async ({ api, data }) => {
+    const p = capability('profile');
+    const created = await data.create(p.resource);
+    const endpoint = resourceOf(p.resource).endpoint;
+    const writable = profileMediaType(p.resource, p.name, 'writable');
+    await expectProblem(await api.get(created.url, { Accept: profileMediaType(p.resource, p.name, 'readable') }), 'security:data-policy:incorrect-usage');
+    await expectProblem(await api.post(endpoint, created.body, { 'Content-Type': writable }), 'security:data-policy:incorrect-usage');
+    await expectProblem(await api.put(created.url, created.body, { 'Content-Type': writable }), 'security:data-policy:incorrect-usage');
+  });
+
   test('refuses a POST with the writable type of a profile that only reads the resource with 400 profile:invalid-method-usage', rule('data.profiles.invalid-method-usage-400'), async ({ as, data }) => {
     const p = capability('profile');
     const body = await data.body(p.readOnlyResource);

@@ -147,6 +147,21 @@ test.describe('Authorization: Bearer on rostering requests', () => {
     await expectUnauthorized(await request.get(url(), { headers: bearer(await craftToken(request, { claims: { iss: other } })) }));
   });
 
+  test('answers 401 when iss or aud differs from the configured value only in letter case, and when aud differs by a trailing slash', rule('roster.roster-auth.issuer-mismatch-401', 'roster.roster-auth.audience-mismatch-401'), async ({ request }) => {
+    // Exact comparison (JWT StringOrURI values compare case-sensitively), not a normalized one.
+    const { iss, aud } = await issuedClaims(request);
+    const flip = (v: string) => (v.toUpperCase() !== v ? v.toUpperCase() : v.toLowerCase());
+    const audience = String(aud);
+    const variants: Record<string, unknown>[] = [
+      { iss: flip(String(iss)) },
+      { aud: flip(audience) },
+      { aud: audience.endsWith('/') ? audience.replace(/\/+$/, '') : `${audience}/` },
+    ];
+    for (const claims of variants) {
+      await expectUnauthorized(await request.get(url(), { headers: bearer(await craftToken(request, { claims })) }));
+    }
+  });
+
   test('answers 401 for a token issued further in the future than the clock skew allows', rule('roster.roster-auth.future-iat-401'), async ({ request }) => {
     const now = Math.floor(Date.now() / 1000);
     await expectUnauthorized(await request.get(url(), { headers: bearer(await craftToken(request, { claims: { iat: now + 3600, exp: now + 7200 } })) }));

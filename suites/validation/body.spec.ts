@@ -32,7 +32,8 @@ test.describe('write bodies', () => {
     await expectProblem(asResponse(res), 'unsupported-media-type');
   });
 
-  for (const type of ['text/plain', 'application/xml']) {
+  // Far-off types and the look-alikes of application/json (prefix, suffix, other top-level type).
+  for (const type of ['text/plain', 'application/xml', 'application/jsonx', 'application/json-patch+json', 'text/json', 'application/x-json']) {
     test(`refuses a POST whose Content-Type is ${type} with 415 unsupported-media-type`, rule('data.validation.content-type-other-415'), async ({ api, data }) => {
       const body = await data.body('academicWeek');
       await expectProblem(await api.post('academicWeeks', body, { 'Content-Type': type }), 'unsupported-media-type');

@@ -1,5 +1,5 @@
 /** Faulty deployments that break data.authentication. */
-import { dataPath, header, jsonOf, setJson } from '../proxy.js';
+import { dataPath, header, jsonOf, setJson, Tokens } from '../proxy.js';
 import { acceptOtherRsaAlgorithms, isData, item, problemOf, now, baseOf, type Fault } from './helpers.js';
 
 export const authenticationFaults: Fault[] = [
@@ -48,6 +48,15 @@ export const authenticationFaults: Fault[] = [
       });
       const token = (jsonOf(res) as { access_token?: string } | undefined)?.access_token;
       if (token) req.headers.authorization = `Bearer ${token}`;
+    },
+  },
+  {
+    name: 'algorithm-not-enforced', family: 'data.authentication', suites: ['authentication'],
+    description: 'data requests with a token whose alg is none or HS256 are served (the header\'s algorithm trusted)',
+    request: async (req, tools) => {
+      const token = isData(req) ? Tokens.bearer(req) : undefined;
+      const alg = token ? tools.tokens.decode(token)?.alg : undefined;
+      if (alg === 'none' || alg?.startsWith('HS')) await tools.tokens.rewrite(req, () => true, { unsigned: true });
     },
   },
 ];

@@ -1,12 +1,13 @@
 /** Faulty deployments that break data.authorization. */
 import reference from '../../../suites/targets/reference.json' with { type: 'json' };
 import { dataPath, jsonOf } from '../proxy.js';
-import { isWrite, item, type Fault } from './helpers.js';
+import { collection, isWrite, item, type Fault } from './helpers.js';
 
 /** The reference target's namespace-limited and permission-limited clients, whose checks these faults loosen. */
 const NAMESPACE_PREFIX = reference.capabilities.namespaceLimited.namespacePrefix;
 const PERMISSION_LIMITED = reference.capabilities.permissionLimits.client;
 const READ_ONLY_RESOURCE = reference.capabilities.permissionLimits.readOnlyResource.toLowerCase();
+const DENIED_RESOURCE = reference.capabilities.permissionLimits.deniedResource.toLowerCase();
 
 export const authorizationFaults: Fault[] = [
   {
@@ -46,6 +47,31 @@ export const authorizationFaults: Fault[] = [
     description: 'a read-only permission set refuses creates but lets the client update and delete',
     request: async (req, tools) => {
       if (!item(req) || (req.method !== 'PUT' && req.method !== 'DELETE') || dataPath(req)?.resource.toLowerCase() !== READ_ONLY_RESOURCE) return;
+      await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients[PERMISSION_LIMITED]?.key && Boolean((c.client_id = tools.clients.primary.key)));
+    },
+  },
+  {
+    name: 'permission-set-resource-writes-unchecked', family: 'data.authorization', suites: ['authorization'],
+    description: 'a resource the permission set does not grant is refused on reads only: creates, updates and deletes go through',
+    request: async (req, tools) => {
+      if (!isWrite(req) && req.method !== 'DELETE') return;
+      if (dataPath(req)?.resource.toLowerCase() !== DENIED_RESOURCE) return;
+      await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients[PERMISSION_LIMITED]?.key && Boolean((c.client_id = tools.clients.primary.key)));
+    },
+  },
+  {
+    name: 'education-organization-claims-ignored-on-collection', family: 'data.authorization', suites: ['authorization'],
+    description: 'collection reads by a relationship-based client are not filtered by its education organizations or person relationships (item reads are)',
+    request: async (req, tools) => {
+      if (!collection(req) || req.method !== 'GET') return;
+      await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients.schoolLimited?.key && Boolean((c.client_id = tools.clients.primary.key)));
+    },
+  },
+  {
+    name: 'permission-set-item-reads-unchecked', family: 'data.authorization', suites: ['authorization'],
+    description: 'a resource the permission set does not grant is refused on the collection route only: an item read by id is served',
+    request: async (req, tools) => {
+      if (!item(req) || req.method !== 'GET' || dataPath(req)?.resource.toLowerCase() !== DENIED_RESOURCE) return;
       await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients[PERMISSION_LIMITED]?.key && Boolean((c.client_id = tools.clients.primary.key)));
     },
   },

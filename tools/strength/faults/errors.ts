@@ -1,6 +1,6 @@
 /** Faulty deployments that break data.errors. */
 import registry from '../../../spec/errors/problem-types.json' with { type: 'json' };
-import { header, setJson } from '../proxy.js';
+import { dataPath, header, setJson } from '../proxy.js';
 import { isData, item, problemOf, problem, type Fault } from './helpers.js';
 
 export const errorsFaults: Fault[] = [
@@ -58,6 +58,14 @@ export const errorsFaults: Fault[] = [
     response: (res, req) => {
       const p = isData(req) && res.status === 500 ? problemOf(res) : undefined;
       if (p) { p.detail = "TypeError: Cannot read properties of undefined (reading 'id') at upsert (/app/src/handlers/upsert.ts:41:17)"; setJson(res, p); }
+    },
+  },
+  {
+    name: 'near-miss-id-500', family: 'data.errors', suites: ['errors'],
+    description: 'an item id one hex digit short of or over a GUID crashes the id parser: 500 instead of 400',
+    response: (res, req) => {
+      const id = item(req) ? decodeURIComponent(dataPath(req)!.rest[0]) : '';
+      if (/^[0-9a-f]{31}$|^[0-9a-f]{33}$/i.test(id)) Object.assign(res, problem('system'));
     },
   },
 ];

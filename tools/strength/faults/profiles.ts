@@ -1,5 +1,5 @@
 /** Faulty deployments that break data.profiles. */
-import { answerJson, dataPath, header } from '../proxy.js';
+import { answerJson, dataPath, header, Tokens } from '../proxy.js';
 import { isWrite, collection, hasType, type Fault } from './helpers.js';
 
 export const profilesFaults: Fault[] = [
@@ -38,6 +38,16 @@ export const profilesFaults: Fault[] = [
       const accept = header(req, 'accept') ?? '';
       if (!collection(req) || req.method !== 'GET' || !/\.readable\+json/i.test(accept)) return;
       if (await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients.profiled?.key && Boolean((c.client_id = tools.clients.primary.key)))) req.headers.accept = 'application/json';
+    },
+  },
+  {
+    name: 'unassigned-profile-writes-accepted', family: 'data.profiles', suites: ['profiles'],
+    description: 'a write with the writable type of a profile the caller is not assigned is read as plain JSON instead of refused with 403',
+    request: async (req, tools) => {
+      const type = header(req, 'content-type') ?? '';
+      const token = Tokens.bearer(req);
+      if (!dataPath(req) || !isWrite(req) || !/\.writable\+json/i.test(type) || !token) return;
+      if (tools.tokens.decode(token)?.claims.client_id === tools.clients.primary.key) req.headers['content-type'] = 'application/json';
     },
   },
 ];

@@ -68,4 +68,19 @@ export const rosterTokensFaults: Fault[] = [
       req.headers.authorization = `Bearer ${token}`;
     },
   },
+  {
+    name: 'roster-issuer-audience-case-insensitive', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'],
+    description: 'the rostering service compares iss ignoring letter case, and aud ignoring case and a trailing slash',
+    request: async (req, tools) => {
+      const { issuer, audience } = req.route;
+      if (!isRoster(req) || !issuer || !audience) return;
+      const norm = (v: unknown) => String(v).toLowerCase().replace(/\/+$/, '');
+      await tools.tokens.rewrite(req, (c) => {
+        let changed = false;
+        if (c.iss !== issuer && String(c.iss).toLowerCase() === issuer.toLowerCase()) { c.iss = issuer; changed = true; }
+        if (typeof c.aud === 'string' && c.aud !== audience && norm(c.aud) === norm(audience)) { c.aud = audience; changed = true; }
+        return changed;
+      });
+    },
+  },
 ];

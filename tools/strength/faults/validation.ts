@@ -74,10 +74,10 @@ export const validationFaults: Fault[] = [
   },
   {
     name: 'min-length-not-checked', family: 'data.validation', suites: ['validation'],
-    description: 'a string shorter than its minimum length is stored (padded) instead of refused',
+    description: 'the minimum length is checked off by one: a string one character short of it is stored (padded) instead of refused',
     request: (req) => {
       if (!dataPath(req) || !isWrite(req)) return;
-      editRequestJson(req, (b) => typeof b.weekIdentifier === 'string' && b.weekIdentifier.length < 5 && Boolean((b.weekIdentifier = b.weekIdentifier.padEnd(5, 'w'))));
+      editRequestJson(req, (b) => typeof b.weekIdentifier === 'string' && b.weekIdentifier.length === 4 && Boolean((b.weekIdentifier = b.weekIdentifier.padEnd(5, 'w'))));
     },
   },
   {
@@ -92,6 +92,14 @@ export const validationFaults: Fault[] = [
         });
         return changed;
       });
+    },
+  },
+  {
+    name: 'json-look-alike-content-types-accepted', family: 'data.validation', suites: ['validation'],
+    description: 'any Content-Type that mentions json (application/jsonx, text/json, application/json-patch+json) is read as application/json',
+    request: (req) => {
+      const type = header(req, 'content-type');
+      if (dataPath(req) && isWrite(req) && type && /json/i.test(type) && !/^application\/json\s*(;|$)/i.test(type) && !/^application\/vnd\./i.test(type)) req.headers['content-type'] = 'application/json';
     },
   },
 ];
