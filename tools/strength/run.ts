@@ -319,10 +319,15 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
  * The tests that failed, as one line; empty when none did. A run error alone catches nothing, and
- * neither does a run in which the proxy itself failed (those tests may have failed on its 502s).
+ * neither does a run in which the proxy itself failed (those tests may have failed on its 502s),
+ * except the preflight's: a deployment that does not fit its target file stops a certification
+ * run before any test, and the report says so (not run: preflight failed).
  */
 function caughtBy(r: RunResult): string {
-  if (!r.failed.length || r.proxyErrors.length) return '';
+  if (r.proxyErrors.length) return '';
+  const preflight = r.errors.find((e) => e.includes('preflight failed:'));
+  if (preflight) return `the preflight: ${preflight.slice(preflight.indexOf('preflight failed:'))}`;
+  if (!r.failed.length) return '';
   const shown = r.failed.slice(0, 3).map((t) => { const parts = t.split(' › '); return `${parts[0]} › ${parts[parts.length - 1]}`; });
   const count = r.failed.length >= MAX_FAILURES ? `${MAX_FAILURES}+ tests (the run stops there)` : `${r.failed.length} test${r.failed.length === 1 ? '' : 's'}`;
   return `${count}: ${shown.join('; ')}${r.failed.length > 3 ? `; and ${r.failed.length - 3} more` : ''}`;
