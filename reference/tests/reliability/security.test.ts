@@ -183,8 +183,9 @@ test('bodies over maxBodyBytes get 413 on every endpoint that reads a body, with
 
 test('each client\'s request rate is bounded by configuration: 429 with a problem body and Retry-After', async () => {
   const ref = await startForTest({
-    // One token a second: the write below must still find the bucket empty on a busy machine.
-    rateLimit: { requestsPerSecond: 1, burst: 4 },
+    // One token in five seconds: the write below must still find the bucket empty on a machine
+    // busy enough that the burst and the other client's token take seconds.
+    rateLimit: { requestsPerSecond: 0.2, burst: 4 },
     clients: [{ key: 'test', secret: 'test-secret' }, { key: 'other', secret: 'other-secret' }],
   });
   try {
@@ -209,8 +210,8 @@ test('each client\'s request rate is bounded by configuration: 429 with a proble
     // Writes count too, and the bucket refills with time.
     const write = await send({ service: 'data', method: 'POST', url: `${ref.dataApiBaseUrl}/data/v3/core/gradeLevelDescriptors`, headers: { Authorization: `Bearer ${ref.token}`, 'Content-Type': 'application/json' }, body: Buffer.from('{}'), kind: '429' }, { timeoutMs: 10_000, agent });
     assert.equal(write.status, 429);
-    await new Promise((r) => setTimeout(r, 1100));
-    assert.equal((await get(ref.token)).status, 200, 'after a second the client gets through again');
+    await new Promise((r) => setTimeout(r, 5100));
+    assert.equal((await get(ref.token)).status, 200, 'after five seconds the client gets through again');
     agent.destroy();
   } finally {
     await ref.close();

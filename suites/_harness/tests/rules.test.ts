@@ -6,6 +6,7 @@ test('rule() tags a test with every rule id and family, and the level of its pri
   // A MUST rule tested beside a SHOULD one (its wording).
   const details = rule('data.authentication.missing-authorization-401', 'data.authentication.errors-entry-wording');
   assert.deepEqual(details.annotation, [
+    { type: 'level', description: 'MUST' },
     { type: 'rule', description: 'data.authentication.missing-authorization-401' },
     { type: 'rule', description: 'data.authentication.errors-entry-wording' },
   ]);
@@ -13,6 +14,7 @@ test('rule() tags a test with every rule id and family, and the level of its pri
   for (const t of ['@must', '@data.authentication', '@data.authentication.missing-authorization-401', '@data.authentication.errors-entry-wording']) assert.ok(tags.includes(t), t);
   assert.ok(!tags.includes('@should'), 'the secondary rule\'s level is not the test\'s');
   assert.ok((rule('data.authentication.errors-entry-wording').tag as string[]).includes('@should'));
+  assert.deepEqual((rule('data.authentication.errors-entry-wording').annotation as { type: string }[])[0], { type: 'level', description: 'SHOULD' });
 });
 
 test('rule() refuses an id that is not in the catalog', () => {
