@@ -32,13 +32,14 @@ export function flowsDescription(): FlowsDescription {
 }
 
 /**
- * The `aud` the embedded reference's token endpoints issue when its configuration names one
- * (`issuer.audience`): every deployment of it then shares that audience, as deployments of one
- * API often do, and its rostering services expect it. Undefined: each its own rostering origin.
+ * The `iss` and `aud` the embedded reference's token endpoints issue when its configuration names
+ * them (`issuer.issuer`, `issuer.audience`): every deployment of it then shares that value, as
+ * deployments behind one identity provider, or of one API, often do, and its rostering services
+ * expect it. Left out: each deployment its own data API's base URL and rostering origin.
  */
-export function embeddedAudience(): string | undefined {
-  if (!embeddedConfig) return undefined;
-  return (JSON.parse(readFileSync(embeddedConfig, 'utf8')) as { issuer?: { audience?: string } }).issuer?.audience;
+export function embeddedIssuerNames(): { issuer?: string; audience?: string } {
+  if (!embeddedConfig) return {};
+  return (JSON.parse(readFileSync(embeddedConfig, 'utf8')) as { issuer?: { issuer?: string; audience?: string } }).issuer ?? {};
 }
 
 /** Texts of the single flow that must never appear in a response. */
@@ -106,7 +107,7 @@ export function embeddedFlowServers(opts: { dataApiBaseUrl: string; basePath: st
   const publicPemOneLine = publicPem.trim().replace(/\r?\n/g, '\\n');
   // The issuer's public key, for a target naming it (rostering.issuerPublicKey.pemEnv); workers inherit it.
   process.env.CONFORMANCE_ISSUER_PUBLIC_KEY_PEM = publicPem;
-  const audience = embeddedAudience();
+  const { issuer: sharedIssuer, audience: sharedAudience } = embeddedIssuerNames();
   const origin = (p: number) => `http://127.0.0.1:${p}`;
   const portOf = (url: string) => Number(new URL(url).port);
 
@@ -141,8 +142,8 @@ export function embeddedFlowServers(opts: { dataApiBaseUrl: string; basePath: st
         name, dataPort, rosteringPort,
         env: {
           // The seed's variables, set as an operator would (the issuer's values, one-line PEM).
-          OAUTH2_ISSUERBASEURL: issuer,
-          OAUTH2_AUDIENCE: audience ?? origin(rosteringPort),
+          OAUTH2_ISSUERBASEURL: sharedIssuer ?? issuer,
+          OAUTH2_AUDIENCE: sharedAudience ?? origin(rosteringPort),
           OAUTH2_TOKENSIGNINGALG: 'RS256',
           OAUTH2_PUBLIC_KEY_PEM: publicPemOneLine,
           ODS_CONNECTION_STRING_ENCRYPTION_KEY: keyText,
