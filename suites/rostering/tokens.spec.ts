@@ -5,6 +5,7 @@ import { rule } from '../_harness/rules.js';
 import type { RosteringNeighbour } from '../targets/types.js';
 import { credentials, target } from '../_harness/target.js';
 import { test, expect } from './_support/test.js';
+import { otherFlowToken, type Claim } from './_support/other-flow-tokens.js';
 import { SCOPES, bearer, craftToken, expectUnauthorized, issuedClaims, reservedOrganizations, rosterUrl, scope, tokenFor, trustedPublicKeyPem, type TokenSpec } from './_support/service.js';
 
 /**
@@ -268,5 +269,30 @@ test.describe('a rostering service configured with another issuer or audience', 
 
   test('refuses the deployment\'s tokens where the service expects the issuer with a trailing slash toggled', rule('roster.roster-auth.issuer-exact-401', 'roster.roster-auth.issuer-mismatch-401'), async ({ request }) => {
     await refusedThere(request, await neighbour(request, 'issuer-slash'));
+  });
+});
+
+/**
+ * The iss and aud checks with the issuer's public key only (target rostering.issuerPublicKey):
+ * a token another routing flow's token endpoint issued, signed for this service (verified here)
+ * and differing from an accepted token of the target's own flow only in iss, or only in aud,
+ * must be refused (other-flow-tokens.ts says when a pair counts).
+ */
+test.describe('a token another deployment issued, signed with the key this service trusts', () => {
+  async function refusedHere(request: Parameters<typeof tokenFor>[0], claim: Claim) {
+    const t = await otherFlowToken(claim);
+    const accepted = await request.get(url(), { headers: bearer(t.control) });
+    expect(accepted.status(), `the control token (client '${t.controlRole}') is accepted: ${await accepted.text()}`).toBe(200);
+    const res = await request.get(url(), { headers: bearer(t.other) });
+    expect(res.status(), `client '${t.otherRole}', ${claim} ${JSON.stringify(decodeJwt(t.other)[claim])} instead of ${JSON.stringify(decodeJwt(t.control)[claim])}`).toBe(401);
+    await expectUnauthorized(res);
+  }
+
+  test('answers 401 for a token that differs from an accepted one only by its iss', rule('roster.roster-auth.issuer-mismatch-401'), async ({ request }) => {
+    await refusedHere(request, 'iss');
+  });
+
+  test('answers 401 for a token that differs from an accepted one only by its aud', rule('roster.roster-auth.audience-mismatch-401'), async ({ request }) => {
+    await refusedHere(request, 'aud');
   });
 });

@@ -70,6 +70,15 @@ export interface RosteringTarget {
    * refused there: checks of the `iss` and `aud` rules that need no signing key.
    */
   neighbours?: RosteringNeighbour[];
+  /**
+   * The issuer's public key, as the rostering service is configured with it
+   * (OAUTH2_PUBLIC_KEY_PEM: SPKI PEM, on one line with literal \n or not): a literal, a file path
+   * or an environment variable name. Vendors publish it freely. With it the suites check locally
+   * that a token another declared flow's token endpoint issued is signed for this service, so
+   * that its refusal here can only come from its `iss` or `aud` (the issuer and audience rules,
+   * checked without any signing key).
+   */
+  issuerPublicKey?: { pem?: string; pemFile?: string; pemEnv?: string };
 }
 
 /** A rostering service configured like the target's but for OAUTH2_ISSUERBASEURL or OAUTH2_AUDIENCE. */

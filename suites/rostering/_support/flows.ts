@@ -1,8 +1,8 @@
 import { createCipheriv, createHmac, createPublicKey, randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { target } from '../../_harness/target.js';
+import { embeddedConfig, target } from '../../_harness/target.js';
 import type { FlowDeployment, RosteringFlows } from '../../targets/types.js';
 
 /**
@@ -29,6 +29,17 @@ export const FLOWS_ENV = 'CONFORMANCE_ROSTERING_FLOWS';
 export function flowsDescription(): FlowsDescription {
   const legacy = process.env[FLOWS_ENV];
   return legacy ? (JSON.parse(legacy) as FlowsDescription) : target.rostering?.flows ?? {};
+}
+
+/**
+ * The `iss` and `aud` the embedded reference's token endpoints issue when its configuration names
+ * them (`issuer.issuer`, `issuer.audience`): every deployment of it then shares that value, as
+ * deployments behind one identity provider, or of one API, often do, and its rostering services
+ * expect it. Left out: each deployment its own data API's base URL and rostering origin.
+ */
+export function embeddedIssuerNames(): { issuer?: string; audience?: string } {
+  if (!embeddedConfig) return {};
+  return (JSON.parse(readFileSync(embeddedConfig, 'utf8')) as { issuer?: { issuer?: string; audience?: string } }).issuer ?? {};
 }
 
 /** Texts of the single flow that must never appear in a response. */
@@ -92,7 +103,11 @@ export function embeddedFlowServers(opts: { dataApiBaseUrl: string; basePath: st
     { id: 5, connection: encrypt(data, foreign) },
     { id: 6, connection: 'nosuchscheme:rostering-secret-connection' },
   ];
-  const publicPemOneLine = createPublicKey(opts.privateKeyPem).export({ type: 'spki', format: 'pem' }).toString().trim().replace(/\r?\n/g, '\\n');
+  const publicPem = createPublicKey(opts.privateKeyPem).export({ type: 'spki', format: 'pem' }).toString();
+  const publicPemOneLine = publicPem.trim().replace(/\r?\n/g, '\\n');
+  // The issuer's public key, for a target naming it (rostering.issuerPublicKey.pemEnv); workers inherit it.
+  process.env.CONFORMANCE_ISSUER_PUBLIC_KEY_PEM = publicPem;
+  const { issuer: sharedIssuer, audience: sharedAudience } = embeddedIssuerNames();
   const origin = (p: number) => `http://127.0.0.1:${p}`;
   const portOf = (url: string) => Number(new URL(url).port);
 
@@ -127,8 +142,8 @@ export function embeddedFlowServers(opts: { dataApiBaseUrl: string; basePath: st
         name, dataPort, rosteringPort,
         env: {
           // The seed's variables, set as an operator would (the issuer's values, one-line PEM).
-          OAUTH2_ISSUERBASEURL: issuer,
-          OAUTH2_AUDIENCE: origin(rosteringPort),
+          OAUTH2_ISSUERBASEURL: sharedIssuer ?? issuer,
+          OAUTH2_AUDIENCE: sharedAudience ?? origin(rosteringPort),
           OAUTH2_TOKENSIGNINGALG: 'RS256',
           OAUTH2_PUBLIC_KEY_PEM: publicPemOneLine,
           ODS_CONNECTION_STRING_ENCRYPTION_KEY: keyText,

@@ -11,6 +11,7 @@ import { model } from '../../../spec/model/index.js';
 import { createRosteringService } from '../../../reference/rostering/service.js';
 import { StoreRegistry } from '../../../reference/store/registry.js';
 import { target } from '../../_harness/target.js';
+import { embeddedIssuerNames } from './flows.js';
 import { rosteringOrigin } from './service.js';
 
 const publicPem = (env: string) => {
@@ -22,8 +23,8 @@ const stores = new StoreRegistry(model, {});
 for (const n of target.rostering?.neighbours ?? []) {
   const { app } = await createRosteringService({
     env: {
-      OAUTH2_ISSUERBASEURL: n.issuer ?? target.dataApi.baseUrl,
-      OAUTH2_AUDIENCE: n.audience ?? rosteringOrigin(),
+      OAUTH2_ISSUERBASEURL: n.issuer ?? embeddedIssuerNames().issuer ?? target.dataApi.baseUrl,
+      OAUTH2_AUDIENCE: n.audience ?? embeddedIssuerNames().audience ?? rosteringOrigin(),
       OAUTH2_TOKENSIGNINGALG: 'RS256',
       OAUTH2_PUBLIC_KEY_PEM: publicPem('CONFORMANCE_ISSUER_PRIVATE_KEY_PEM'),
       ROSTER_ADDITIONAL_PUBLIC_KEYS_PEM: publicPem('CONFORMANCE_TEST_ISSUER_PRIVATE_KEY_PEM'),
