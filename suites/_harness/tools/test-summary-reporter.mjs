@@ -17,6 +17,8 @@ export default async function* summary(source) {
   /** @type {Record<string, number>} */
   const counts = {};
   let outputLines = 0;
+  /** Each file's longest top-level test, for the log: where the unit-test time goes. */
+  const fileMs = new Map();
   const log = process.env.TEST_SUMMARY_LOG;
   if (log) { mkdirSync(dirname(log), { recursive: true }); writeFileSync(log, ''); }
   for await (const e of source) {
@@ -26,11 +28,19 @@ export default async function* summary(source) {
       outputLines += lines.length;
       if (log) appendFileSync(log, lines.map((l) => `${relative(process.cwd(), e.data.file ?? '')}: ${l}\n`).join(''));
     }
+    if ((e.type === 'test:pass' || e.type === 'test:fail') && e.data.nesting === 0 && e.data.file) {
+      const ms = Number(e.data.details?.duration_ms ?? 0);
+      fileMs.set(e.data.file, Math.max(fileMs.get(e.data.file) ?? 0, ms));
+    }
     // The run's totals come as the last top-level diagnostics: `pass 250`, `duration_ms 95000.1`.
     if (e.type === 'test:diagnostic' && e.data.nesting === 0) {
       const [key, value] = String(e.data.message).split(' ');
       if (value !== undefined && /^\d+(\.\d+)?$/.test(value)) counts[key] = Number(value);
     }
+  }
+  if (log && fileMs.size) {
+    const slowest = [...fileMs].sort((a, b) => b[1] - a[1]).map(([f, ms]) => `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${relative(process.cwd(), f)}\n`);
+    appendFileSync(log, `files by their longest test:\n${slowest.join('')}`);
   }
   const label = process.env.TEST_SUMMARY_LABEL ?? 'tests';
   const parts = [`${counts.pass ?? 0} passed`, `${counts.fail ?? 0} failed`,
