@@ -35,7 +35,8 @@ test('context routing: the context segment before the prefix, checked by its con
 
 test('multi-tenant: the tenant segment is required and decoded; with context, tenant then context', () => {
   assert.deepEqual(parseRoute(`/Tenant%201${P}/orgs`, mt), { tenant: 'Tenant 1', contextMissing: false, base: `/Tenant%201${P}`, endpoint: 'orgs' });
-  for (const path of [`${P}/orgs`, `/a/b${P}/orgs`, `/%E0%A4%A${P}/orgs`]) notFound(path, mt);
+  // No prefix at all (however many segments), an empty tenant segment.
+  for (const path of [`${P}/orgs`, `/a/b${P}/orgs`, `/%E0%A4%A${P}/orgs`, '/T/a/b/c/d/orgs', `/${P}/orgs`]) notFound(path, mt);
   assert.deepEqual(parseRoute(`/T/9${P}/classes/c1`, both), { tenant: 'T', context: '9', contextMissing: false, base: `/T/9${P}`, endpoint: 'classes', sourcedId: 'c1' });
   assert.deepEqual(parseRoute(`/T${P}/classes`, both), { tenant: 'T', contextMissing: true, base: `/T${P}`, endpoint: 'classes' });
   for (const path of [`${P}/orgs`, `/T/9/x${P}/orgs`]) notFound(path, both);

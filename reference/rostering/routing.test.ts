@@ -62,7 +62,7 @@ test('multi-tenant: the tenantId claim must equal the route tenant (any case); a
 
 test('context routing: the odsInstances entry whose context matches, else an odsInstanceId whose admin context matches', async () => {
   const stores = new StoreRegistry(model);
-  const admin = adminFile('context', [[1, 'memory:y2025'], [2, 'memory:y2026'], [3, 'memory:other']], [[1, 'schoolYear', '2025'], [2, 'schoolYear', '2026'], [3, 'district', '2026']]);
+  const admin = adminFile('context', [[1, 'memory:y2025'], [2, 'memory:y2026'], [3, 'memory:other']], [[1, 'schoolYear', '2025'], [2, 'district', '9'], [2, 'schoolYear', '2026'], [3, 'district', '2026']]);
   const r = await StoreResolver.create(base({ adminConnection: admin, context: parseContextTemplate('{schoolYear}') }), stores, new AdminDatabases());
   const claims = [{ id: 3, context: { key: 'district', value: '2026' } }, { id: 1, context: { key: 'schoolYear', value: '2025' } }, { id: 2, context: { key: 'schoolYear', value: '2026' } }];
   assert.equal(r.resolve(route({ context: '2026' }), caller({ odsInstances: claims, odsInstanceId: 1 })), stores.open('memory:y2026'), 'the matching entry, not the id claim');
@@ -72,7 +72,7 @@ test('context routing: the odsInstances entry whose context matches, else an ods
   fails(() => r.resolve(route({ context: '2026' }), caller({ odsInstances: [{ id: 3, context: { key: 'district', value: '2026' } }] })), 401, 'Not authorized to access the requested resource', 'unauthorized');
   fails(() => r.resolve(route({ contextMissing: true }), caller({ odsInstances: claims })), 400, 'Required context parameter is missing from the request');
   // No odsInstances claim: the id claim, only when the admin table gives it the route's context.
-  assert.equal(r.resolve(route({ context: '2026' }), caller({ odsInstanceId: 2 })), stores.open('memory:y2026'));
+  assert.equal(r.resolve(route({ context: '2026' }), caller({ odsInstanceId: 2 })), stores.open('memory:y2026'), 'one of its two contexts matches');
   fails(() => r.resolve(route({ context: '2025' }), caller({ odsInstanceId: 2 })), 401, 'Not authorized to access the requested resource', 'unauthorized');
   fails(() => r.resolve(route({ context: '2026' }), caller({ odsInstanceId: 3 })), 401, 'Not authorized to access the requested resource', 'unauthorized');
   fails(() => r.resolve(route({ context: '2026' }), caller()), 404, 'The specified data could not be found.');

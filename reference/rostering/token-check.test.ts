@@ -90,13 +90,18 @@ test('a key that is not one of the algorithm names the variable', async () => {
   await assert.rejects(TokenCheck.create(config({ publicKeyPem: 'not a key' })), /^Error: OAUTH2_PUBLIC_KEY_PEM: cannot be read as a RS256 public key \(/);
 });
 
-test('a verified token is cached until it expires, not after', async () => {
+test('a verified token is cached until the second it expires, not in it', async (t) => {
   const check = await TokenCheck.create(config());
-  const t = await craft({}, { exp: Math.floor(Date.now() / 1000) + 2 });
-  const first = await check.verify(`Bearer ${t}`);
-  assert.equal(await check.verify(`Bearer ${t}`), first, 'the cached caller');
-  await new Promise((r) => setTimeout(r, 2100));
-  await refused(check, `Bearer ${t}`, 'expired while cached');
+  const now = Math.floor(Date.now() / 1000);
+  const token = await craft({}, { exp: now + 100 });
+  t.mock.timers.enable({ apis: ['Date'], now: (now + 50) * 1000 });
+  const first = await check.verify(`Bearer ${token}`);
+  t.mock.timers.setTime((now + 99) * 1000);
+  assert.equal(await check.verify(`Bearer ${token}`), first, 'the cached caller, a second before exp');
+  t.mock.timers.setTime((now + 100) * 1000);
+  await refused(check, `Bearer ${token}`, 'at exp, though cached');
+  t.mock.timers.setTime((now + 50) * 1000);
+  assert.notEqual(await check.verify(`Bearer ${token}`), first, 'verified afresh: the expired entry was dropped');
 });
 
 test('claims read: client id, organizations, instance id, instances, tenant, exp', async () => {
@@ -126,10 +131,13 @@ test('claims read: client id, organizations, instance id, instances, tenant, exp
   assert.deepEqual((await read({ educationOrganizationId: 42 })).educationOrganizationIds, ['42']);
   assert.deepEqual((await read({ educationOrganizationId: null })).educationOrganizationIds, []);
   assert.deepEqual((await read({ educationOrganizationId: '1 2' })).educationOrganizationIds, [], 'a space is no separator of organizations');
+  assert.deepEqual((await read({ educationOrganizationId: [[7, 8]] })).educationOrganizationIds, [], 'a nested array is no entry');
+  await refused(check, `Bearer ${await craft({ scope: [['roster-core.readonly']] })}`, 'a scope in a nested array grants nothing');
+  assert.deepEqual([...(await read({ scope: ['roster.readonly', 'roster-core.readonly'] })).scopes], ['roster.readonly', 'roster-core.readonly'], 'an array of scopes, in its order');
   for (const [claims, id] of [
     [{ odsInstanceId: '12' }, 12], [{ ods_instance_id: 13 }, 13], [{ OdsInstanceId: '14' }, 14],
     [{ odsInstanceId: 'x', ods_instance_id: 15 }, 15], [{ odsInstanceId: 16, OdsInstanceId: 17 }, 16], [{ odsInstanceId: '1a' }, undefined],
-    [{ odsInstanceId: '-1' }, undefined], [{ odsInstanceId: true }, undefined], [{ odsInstanceId: 'a1' }, undefined],
+    [{ odsInstanceId: '-1' }, undefined], [{ odsInstanceId: true }, undefined], [{ odsInstanceId: 'a1' }, undefined], [{ odsInstanceId: [5] }, undefined],
   ] as [JWTPayload, number | undefined][]) {
     const caller = await read(claims);
     assert.equal(caller.odsInstanceId, id, JSON.stringify(claims));
