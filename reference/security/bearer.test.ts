@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { SignJWT, type CryptoKey } from 'jose';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { SignJWT, importSPKI, jwtVerify, type CryptoKey } from 'jose';
+import { Issuer } from './issuer.js';
 import { model } from '../../spec/model/index.js';
 import { startReference, type RunningReference } from '../server.js';
 import { issuedInFuture } from './token-time.js';
@@ -83,6 +85,23 @@ test('the issuer\'s checks: signature, expiry, client, issuer, audience, iat wit
   assert.equal((await read(`Bearer ${await craft({})}`)).status, 200, 'the crafted token itself is good');
 });
 
+test('an issuer with a configured key signs with it; the public key is exported', async () => {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const issuer = await Issuer.create({ issuer: 'http://issuer.test', audience: 'http://aud.test', privateKeyPem: pem });
+  const publicPem = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
+  assert.equal(issuer.publicKeyPem.trim(), publicPem.trim());
+  const signed = await issuer.sign({ client_id: 'c', scope: 's' }, 60);
+  const { payload } = await jwtVerify(signed, await importSPKI(publicPem, 'RS256'), { issuer: 'http://issuer.test', audience: 'http://aud.test' });
+  assert.equal(payload.client_id, 'c');
+  assert.equal((await issuer.verify(signed, 0)).scope, 's');
+  // Another issuer's key, issuer or audience is refused.
+  const other = await Issuer.create({ issuer: 'http://issuer.test', audience: 'http://aud.test' });
+  await assert.rejects(other.verify(signed, 0));
+  await assert.rejects((await Issuer.create({ issuer: 'http://other.test', audience: 'http://aud.test', privateKeyPem: pem })).verify(signed, 0));
+  await assert.rejects((await Issuer.create({ issuer: 'http://issuer.test', audience: 'http://other.test', privateKeyPem: pem })).verify(signed, 0));
+});
+
 test('issuedInFuture: only an iat later than now plus the skew', () => {
   assert.equal(issuedInFuture({ iat: 161 }, 100, 60), true);
   assert.equal(issuedInFuture({ iat: 160 }, 100, 60), false);
@@ -134,7 +153,7 @@ test('token_info: what the caller\'s own token grants', async () => {
   }
   assert.equal((await info(JSON.stringify({ token }), { type: null })).status, 415);
   assert.equal((await info(JSON.stringify({ token }), { type: 'text/plain' })).status, 415);
-  for (const body of ['{}', JSON.stringify({ token: '' }), JSON.stringify({ token: 5 }), JSON.stringify({ tokens: token }), ' ']) {
+  for (const body of ['{}', 'null', '[]', JSON.stringify({ token: '' }), JSON.stringify({ token: 5 }), JSON.stringify({ tokens: token }), ' ']) {
     const r = await info(body);
     assert.equal(r.status, 400, body);
     const json = (await r.json()) as { detail: string; errors: string[] };

@@ -18,8 +18,11 @@ before(async () => {
       port: 0, rosteringPort: 0, warmValidators: false, tokenLifetimeSeconds: 1234,
       throttle: { tokenFailuresPerKey: { requestsPerSecond: 1, burst: 1000 }, tokenFailuresPerAddress: { requestsPerSecond: 1, burst: 1000 } },
       clients: [
-        { key: 'full', secret: 'full-secret', educationOrganizationIds: [255901, 255902], rosterScopes: ['roster-core.readonly', 'roster.readonly', 'not-a-roster-scope'], odsInstances: [{ id: 1 }, { id: 2, context: { key: 'schoolYear', value: '2026' } }], tenant: 'Tenant1' },
+        { key: 'full', secret: 'full-secret', educationOrganizationIds: [255901, 255902], rosterScopes: ['roster-core.readonly', 'roster.readonly', 'roster-demographics.readonly', 'not-a-roster-scope'], odsInstances: [{ id: 1 }, { id: 2, context: { key: 'schoolYear', value: '2026' } }], tenant: 'Tenant1' },
         { key: 'bare', secret: 'bare-secret' },
+        // Credentials whose base64 has no padding (15 bytes) and one padding character (17 bytes).
+        { key: 'p0', secret: 'p0-secret-12' },
+        { key: 'p1', secret: 'p1-secret-1234' },
       ],
     },
   });
@@ -45,7 +48,7 @@ test('a granted token: exact body, no-store, and the client\'s claims', async ()
   assert.equal(res.json.token_type, 'bearer');
   const claims = claimsOf(res.json.access_token);
   assert.equal(claims.client_id, 'full');
-  assert.equal(claims.scope, 'roster-core.readonly roster.readonly', 'only known rostering scopes, in configured order');
+  assert.equal(claims.scope, 'roster-core.readonly roster.readonly roster-demographics.readonly', 'only known rostering scopes, in configured order');
   assert.equal(claims.educationOrganizationId, '255901,255902');
   assert.equal(claims.tenantId, 'Tenant1');
   assert.deepEqual(JSON.parse(String(claims.odsInstances)), { OdsInstances: [
@@ -83,8 +86,16 @@ test('credentials in the body, in either media type; field names and grant type 
   const ignored = await token({ type: 'application/json', auth: basic('full', 'full-secret'), body: JSON.stringify({ grant_type: 'client_credentials', scope: { x: 1 } }) });
   assert.equal(ignored.status, 200);
   assert.equal('scope' in ignored.json, false);
-  // Basic scheme name in any case, surrounding blanks ignored.
+  // Basic scheme name in any case, blanks around and between the parts ignored.
   assert.equal((await token({ auth: `  BASIC ${Buffer.from('full:full-secret').toString('base64')}  `, body: 'grant_type=client_credentials' })).status, 200);
+  assert.equal((await token({ auth: `Basic \t ${Buffer.from('full:full-secret').toString('base64')}`, body: 'grant_type=client_credentials' })).status, 200);
+  // Any base64 padding: none, one, two.
+  assert.match(basic('p0', 'p0-secret-12'), /[^=]$/);
+  assert.match(basic('p1', 'p1-secret-1234'), /[^=]=$/);
+  assert.match(basic('full', 'full-secret'), /==$/);
+  for (const [key, secret] of [['p0', 'p0-secret-12'], ['p1', 'p1-secret-1234']]) {
+    assert.equal((await token({ auth: basic(key, secret), body: 'grant_type=client_credentials' })).status, 200, key);
+  }
 });
 
 test('refusals: status, OAuth error, no-store, no description where none is due', async () => {
@@ -153,6 +164,7 @@ test('scopes: the client\'s own rostering scopes, an organization id, or a refus
     ['roster-core.readonly roster.readonly', 'roster-core.readonly roster.readonly'],
     ['roster-core.readonly,roster.readonly', 'roster-core.readonly roster.readonly'],
     ['roster-core.readonly , \troster.readonly', 'roster-core.readonly roster.readonly'],
+    ['roster-demographics.readonly', 'roster-demographics.readonly'],
     ['255902', '255902'],
   ]) {
     const res = await ask(scope);
@@ -161,14 +173,14 @@ test('scopes: the client\'s own rostering scopes, an organization id, or a refus
     assert.equal(claimsOf(res.json.access_token).scope, granted, scope);
   }
   assert.equal('scope' in (await ask('  ')).json, false, 'a blank scope is no scope');
-  assert.equal(claimsOf((await ask('  ')).json.access_token).scope, 'roster-core.readonly roster.readonly');
+  assert.equal(claimsOf((await ask('  ')).json.access_token).scope, 'roster-core.readonly roster.readonly roster-demographics.readonly');
   for (const scope of ['255903', '25590', '2559011']) {
     const res = await ask(scope);
     assert.equal(res.status, 400, scope);
     assert.deepEqual(res.json, { error: 'invalid_scope', error_description: "The client is not explicitly associated with the EducationOrganizationId specified in the requested 'scope'." }, scope);
     assert.equal(res.headers.get('cache-control'), 'no-store');
   }
-  for (const scope of ['roster-demographics.readonly', 'not-a-roster-scope', 'roster-core.readonly x', 'x roster-core.readonly', 'ROSTER-CORE.READONLY', 'roster-core.readonlyx', 'a255901', '-255901', '255901 roster.readonly']) {
+  for (const scope of ['not-a-roster-scope', 'roster-core.readonly x', 'x roster-core.readonly', 'ROSTER-CORE.READONLY', 'roster-core.readonlyx', 'a255901', '-255901', '255901 roster.readonly']) {
     const res = await ask(scope);
     assert.equal(res.status, 400, scope);
     assert.deepEqual(res.json, { error: 'invalid_scope', error_description: "The supplied 'scope' is not a valid scope for this client." }, scope);
