@@ -124,6 +124,8 @@ test('a verified token is cached until the second it expires, not in it', async 
 test('token_info: what the caller\'s own token grants', async () => {
   const school = model.resources.find((r) => r.name === 'school')!;
   ref.store.create(school, { schoolId: 255901, nameOfInstitution: 'Grand Bend High School' });
+  // Records of other resources are no organizations, whatever their members.
+  ref.store.create(model.resources.find((r) => r.name === 'student')!, { studentUniqueId: '7', firstName: 'A', lastSurname: 'B', birthDate: '2010-01-01' });
   const info = (body: string, init: { type?: string | null; auth?: string } = {}) => fetch(`${ref.dataApiBaseUrl}/oauth/token_info`, {
     method: 'POST',
     headers: { ...(init.auth === undefined ? { Authorization: `Bearer ${token}` } : init.auth ? { Authorization: init.auth } : {}), ...(init.type === null ? {} : { 'Content-Type': init.type ?? 'application/json' }) },
@@ -152,6 +154,7 @@ test('token_info: what the caller\'s own token grants', async () => {
     assert.equal(await r.text(), '', auth);
   }
   assert.equal((await info(JSON.stringify({ token }), { type: null })).status, 415);
+  assert.equal((await info(JSON.stringify({ token, pad: 'x'.repeat(4_194_304) }))).status, 413, 'an oversized body');
   assert.equal((await info(JSON.stringify({ token }), { type: 'text/plain' })).status, 415);
   for (const body of ['{}', 'null', '[]', JSON.stringify({ token: '' }), JSON.stringify({ token: 5 }), JSON.stringify({ tokens: token }), ' ']) {
     const r = await info(body);

@@ -134,6 +134,10 @@ test('refusals: status, OAuth error, no-store, no description where none is due'
     assert.equal(res.headers.get('cache-control'), 'no-store', name);
     assert.equal(res.headers.get('retry-after'), null, name);
   }
+  // Unparsable JSON is the body reader's 400 problem, not an OAuth error.
+  const broken = await token({ type: 'application/json', auth: basic('full', 'full-secret'), body: '{' });
+  assert.equal(broken.status, 400);
+  assert.match(String(broken.json.type), /:bad-request:data-validation-failed$/);
   // A blank JSON body is no body: the grant type is missing, the credentials come from the header.
   const blank = await token({ type: 'application/json', auth: basic('full', 'full-secret'), body: ' ' });
   assert.deepEqual([blank.status, blank.json], [400, { error: 'unsupported_grant_type' }]);
