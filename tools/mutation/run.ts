@@ -1,7 +1,8 @@
 /**
- * `npm run mutation [-- <group>... ] [--full]`: StrykerJS over the module groups of groups.json,
- * one Stryker run per group (each with its own incremental file, so a run re-tests only mutants
- * whose code or tests changed; --full ignores them), then one score over every group's report.
+ * `npm run mutation [-- <group>... ] [--full] [--report]`: StrykerJS over the module groups of
+ * groups.json, one Stryker run per group (each with its own incremental file, so a run re-tests
+ * only mutants whose code or tests changed; --full ignores them), then one score over every
+ * group's latest report (--report: only that score, running nothing).
  *
  * A mutant counts as killed when a test failed or timed out under it (Stryker's "detected");
  * survivors and uncovered mutants count against the score. Survivors listed with a reason in
@@ -22,11 +23,12 @@ interface Equivalent { file: string; line: number; mutator: string; replacement?
 
 const args = process.argv.slice(2);
 const full = args.includes('--full');
+const reportOnly = args.includes('--report');
 const chosen = args.filter((a) => !a.startsWith('--'));
 for (const g of chosen) if (!groups[g]) throw new Error(`unknown group ${g}; groups: ${Object.keys(groups).join(', ')}`);
 
 const started = Date.now();
-for (const group of chosen.length ? chosen : Object.keys(groups)) {
+for (const group of reportOnly ? [] : chosen.length ? chosen : Object.keys(groups)) {
   console.log(`\n== mutation group ${group}: ${groups[group].mutate.join(', ')}`);
   const t0 = Date.now();
   const run = spawnSync(here('../../node_modules/.bin/stryker'), ['run', here('stryker.config.mjs')], {
