@@ -24,14 +24,30 @@ async function created(res: Response): Promise<string> {
   return idOf(res);
 }
 
+const tokens: Record<string, string> = {};
+const as = (client: string, method: string, endpoint: string, body?: unknown) => fetch(`${ref.dataApiBaseUrl}/data/v3/core/${endpoint}`, {
+  method, headers: { Authorization: `Bearer ${tokens[client]}`, 'Content-Type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+});
+
 before(async () => {
-  ref = await startForTest();
+  ref = await startForTest({
+    clients: [
+      { key: 'test', secret: 'test-secret' },
+      { key: 'ns', secret: 's', permissionSet: 'namespace-based', namespacePrefixes: [NS] },
+      { key: 'rel', secret: 's', permissionSet: 'relationship-based', educationOrganizationIds: [1] },
+    ],
+  });
+  for (const key of ['ns', 'rel']) {
+    const res = await fetch(`${ref.dataApiBaseUrl}/oauth/token`, { method: 'POST', headers: { Authorization: `Basic ${Buffer.from(`${key}:s`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+    tokens[key] = ((await res.json()) as { access_token: string }).access_token;
+  }
   await created(await post('gradeLevelDescriptors', { namespace: `${NS}/GradeLevelDescriptor`, codeValue: 'Ninth grade', shortDescription: 'Ninth grade' }));
   await created(await post('educationOrganizationCategoryDescriptors', { namespace: `${NS}/EducationOrganizationCategoryDescriptor`, codeValue: 'School', shortDescription: 'School' }));
 });
 after(async () => { await ref.close(); });
 
 test('POST creates (201) then updates by natural key (200): absolute Location without a trailing slash, ETag, empty body', async () => {
+  assert.match((await post('students//', student('S-0'))).headers.get('location')!, new RegExp(`^${ref.dataApiBaseUrl}/data/v3/core/students/[0-9a-f]{32}$`), 'trailing slashes dropped');
   const first = await post('students/', student('S-1'));
   assert.equal(first.status, 201);
   const id = idOf(first);
@@ -65,7 +81,7 @@ test('POST refuses a client-assigned id, a body that is not an object, and a for
   assert.match(body.type, /bad-request:data-validation-failed$/);
   assert.equal(body.detail, 'The request data was constructed incorrectly.');
   assert.deepEqual(body.errors, ["Resource identifiers cannot be assigned by the client. The 'id' property should not be included in the request body."]);
-  assert.equal(ref.store.collection('student').byKey.size, 1, 'nothing created');
+  assert.equal(ref.store.collection('student').byKey.size, 2, 'nothing created');
   for (const bad of ['[]', '"x"', '7', 'null']) {
     const res = await post('students', bad);
     assert.equal(res.status, 400, bad);
@@ -85,6 +101,17 @@ test('integers beyond int64 are refused by name, every failure reported at once'
   assert.deepEqual(problem.validationErrors['$.schoolId'], ['schoolId Value is outside the range of int64.']);
   const low = await post('schools', raw('-9223372036854775809'));
   assert.deepEqual(((await low.json()) as { validationErrors: Record<string, string[]> }).validationErrors['$.schoolId'], ['schoolId Value is outside the range of int64.']);
+  const min = await post('schools', raw('-9223372036854775808'));
+  const minText = await min.text();
+  assert.ok(!minText.includes('outside the range of int64'), `the smallest int64 is in range: ${minText}`);
+  // In nested arrays the message names the member with its last index dropped; a big integer
+  // where a string belongs is reported as out of range, not as the wrong type.
+  const nested = await post('schools', `{"x":[[1,9223372036854775808]],${raw('1').slice(1, -1)}}`.replace('"nameOfInstitution":"x"', '"nameOfInstitution":9223372036854775808'));
+  const nestedErrors = ((await nested.json()) as { validationErrors: Record<string, string[]> }).validationErrors;
+  assert.deepEqual(nestedErrors['$.x[0][1]'], ['x[0] Value is outside the range of int64.']);
+  assert.deepEqual(nestedErrors['$.nameOfInstitution'], ['nameOfInstitution Value is outside the range of int64.']);
+  const wide = await post('schools', `{"y":[0,1,2,3,4,5,6,7,8,9,10,9223372036854775808],${raw('1').slice(1)}`);
+  assert.deepEqual(((await wide.json()) as { validationErrors: Record<string, string[]> }).validationErrors['$.y[11]'], ['y Value is outside the range of int64.']);
   // The largest int64 is a value like any other (then refused only if the schema refuses it).
   const max = await post('schools', raw('9223372036854775807'));
   const maxText = await max.text();
@@ -94,6 +121,8 @@ test('integers beyond int64 are refused by name, every failure reported at once'
   assert.equal(many.status, 400);
   const errors = ((await many.json()) as { validationErrors: Record<string, string[]> }).validationErrors;
   assert.deepEqual(Object.keys(errors).sort(), ['$.educationOrganizationCategories[0].educationOrganizationCategoryDescriptor', '$.nameOfInstitution', '$.schoolId'], JSON.stringify(errors));
+  assert.deepEqual(errors['$.educationOrganizationCategories[0].educationOrganizationCategoryDescriptor'].length, 1, JSON.stringify(errors));
+  assert.match(errors['$.educationOrganizationCategories[0].educationOrganizationCategoryDescriptor'][0], /EducationOrganizationCategoryDescriptor#Nope/);
 });
 
 test('GET by id: the document with its ETag; If-None-Match 304; 404 with its detail', async () => {
@@ -171,7 +200,30 @@ test('descriptors keep their descriptor id through POST updates and PUT; new one
   assert.ok(nextId > (descriptorId as number), `${nextId} after ${descriptorId}`);
 });
 
+test('the action each method asks authorization for', async () => {
+  const denied = async (res: Response, action: string, resource: string) => {
+    assert.equal(res.status, 403, action);
+    assert.deepEqual(((await res.json()) as { errors: string[] }).errors, [`The API client's permission set does not allow the '${action}' action on the '${resource}' resource.`]);
+  };
+  const descriptor = { namespace: `${NS}/GradeLevelDescriptor`, codeValue: 'Auth', shortDescription: 'Auth' };
+  await denied(await as('rel', 'POST', 'gradeLevelDescriptors', descriptor), 'Create', 'GradeLevelDescriptor');
+  const id = await created(await post('gradeLevelDescriptors', descriptor));
+  await denied(await as('rel', 'POST', 'gradeLevelDescriptors', descriptor), 'Update', 'GradeLevelDescriptor');
+  await denied(await as('rel', 'PUT', `gradeLevelDescriptors/${id}`, descriptor), 'Update', 'GradeLevelDescriptor');
+  await denied(await as('rel', 'DELETE', `gradeLevelDescriptors/${id}`), 'Delete', 'GradeLevelDescriptor');
+  assert.equal((await as('rel', 'GET', `gradeLevelDescriptors/${id}`)).status, 200, 'read');
+  // A namespace-based client reads (only reads) resources without a namespace.
+  const schoolId = await created(await post('schools', school(255920)));
+  assert.equal((await as('ns', 'GET', `schools/${schoolId}`)).status, 200);
+  // A new person is a Create (allowed), the same key again an Update (refused, out of reach).
+  assert.equal((await as('rel', 'POST', 'students', student('S-rel'))).status, 201);
+  assert.equal((await as('rel', 'POST', 'students', student('S-rel', 'Again'))).status, 403);
+});
+
 test('education organization ids are unique across member types (409 on create only)', async () => {
+  // A record of another kind whose identity is the same number is no education organization.
+  assert.equal((await post('schoolYearTypes', { schoolYear: 2031, currentSchoolYear: false, schoolYearDescription: '2030-2031' })).status, 201);
+  assert.equal((await post('schools', school(2031))).status, 201);
   await created(await post('schools', school(255903)));
   const res = await post('stateEducationAgencies', { stateEducationAgencyId: 255903, nameOfInstitution: 'SEA', categories: [{ educationOrganizationCategoryDescriptor: CATEGORY }] });
   assert.equal(res.status, 409);
@@ -191,6 +243,10 @@ test('DELETE: 404 with its detail, 409 while referenced, If-Match, then 204 and 
   const body = (await referenced.json()) as { type: string; detail: string };
   assert.match(body.type, /data-conflict:dependent-item-exists$/);
   assert.equal(body.detail, 'The requested action cannot be performed because this item is referenced by existing ClassPeriod item(s).');
+  const lid = await created(await post('locations', { schoolReference: { schoolId: 255905 }, classroomIdentificationCode: 'R1' }));
+  const both = (await (await ref.data(`schools/${sid}`, { method: 'DELETE' })).json()) as { detail: string };
+  assert.equal(both.detail, 'The requested action cannot be performed because this item is referenced by existing ClassPeriod, Location item(s).');
+  assert.equal((await ref.data(`locations/${lid}`, { method: 'DELETE' })).status, 204);
   assert.equal((await ref.data(`classPeriods/${pid}`, { method: 'DELETE', headers: { 'If-Match': '"stale"' } })).status, 412);
   assert.ok(ref.store.collection('classPeriod').byId.get(pid), 'kept after 412');
   const etag = `"${ref.store.collection('classPeriod').byId.get(pid)!.etag}"`;
