@@ -31,13 +31,15 @@ const as = (client: string, method: string, endpoint: string, body?: unknown) =>
 
 before(async () => {
   ref = await startForTest({
+    profiles: [{ name: 'Limited', resources: { students: { read: { exclude: ['birthDate'] }, write: { exclude: ['lastSurname'] } } } }],
     clients: [
+      { key: 'prof', secret: 's', profiles: ['Limited'] },
       { key: 'test', secret: 'test-secret' },
       { key: 'ns', secret: 's', permissionSet: 'namespace-based', namespacePrefixes: [NS] },
       { key: 'rel', secret: 's', permissionSet: 'relationship-based', educationOrganizationIds: [1] },
     ],
   });
-  for (const key of ['ns', 'rel']) {
+  for (const key of ['ns', 'rel', 'prof']) {
     const res = await fetch(`${ref.dataApiBaseUrl}/oauth/token`, { method: 'POST', headers: { Authorization: `Basic ${Buffer.from(`${key}:s`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
     tokens[key] = ((await res.json()) as { access_token: string }).access_token;
   }
@@ -218,6 +220,30 @@ test('the action each method asks authorization for', async () => {
   // A new person is a Create (allowed), the same key again an Update (refused, out of reach).
   assert.equal((await as('rel', 'POST', 'students', student('S-rel'))).status, 201);
   assert.equal((await as('rel', 'POST', 'students', student('S-rel', 'Again'))).status, 403);
+});
+
+test('profiles: the covering media type is required in each direction, and each view applies', async () => {
+  const W = 'application/vnd.core.student.limited.writable+json';
+  const R = 'application/vnd.core.student.limited.readable+json';
+  const id = await created(await post('students', student('S-prof')));
+  const send = (body: unknown, type?: string) => fetch(`${ref.dataApiBaseUrl}/data/v3/core/students`, { method: 'POST', headers: { Authorization: `Bearer ${tokens.prof}`, 'Content-Type': type ?? 'application/json' }, body: JSON.stringify(body) });
+  const write = await send(student('S-prof', 'Changed'));
+  assert.equal(write.status, 403);
+  assert.deepEqual(((await write.json()) as { errors: string[] }).errors, [`The caller's profile 'Limited' covers the 'Student' resource: use ${W}.`]);
+  assert.equal((await send({ ...student('S-prof', 'Changed'), lastSurname: 'Excluded' }, W)).status, 200);
+  const stored = ref.store.collection('student').byId.get(id)!.doc;
+  assert.deepEqual([stored.firstName, stored.lastSurname], ['Changed', 'Lovelace'], 'the excluded member kept from the stored document');
+  assert.equal((await send(student('S-prof-new'), W)).status, 201, 'a new record through the writable view');
+  const read = (accept?: string) => fetch(`${ref.dataApiBaseUrl}/data/v3/core/students/${id}`, { headers: { Authorization: `Bearer ${tokens.prof}`, ...(accept ? { Accept: accept } : {}) } });
+  const plain = await read();
+  assert.equal(plain.status, 403);
+  assert.deepEqual(((await plain.json()) as { errors: string[] }).errors, [`The caller's profile 'Limited' covers the 'Student' resource: use ${R}.`]);
+  const viewed = await read(R);
+  assert.equal(viewed.status, 200);
+  assert.equal(viewed.headers.get('content-type'), `${R}; charset=utf-8`);
+  const doc = (await viewed.json()) as Record<string, unknown>;
+  assert.equal('birthDate' in doc, false);
+  assert.equal(doc.firstName, 'Changed');
 });
 
 test('education organization ids are unique across member types (409 on create only)', async () => {
