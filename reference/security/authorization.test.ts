@@ -33,10 +33,11 @@ before(async () => {
         { key: 'rel', secret: 's', permissionSet: 'relationship-based', educationOrganizationIds: [255900] },
         { key: 'many', secret: 's', permissionSet: 'relationship-based', educationOrganizationIds: [1, 2, 3, 4, 5, 6] },
         { key: 'none', secret: 's', permissionSet: 'relationship-based' },
+        { key: 'five', secret: 's', permissionSet: 'relationship-based', educationOrganizationIds: [1, 2, 3, 4, 5] },
       ],
     },
   });
-  for (const key of ['all', 'ns', 'rel', 'many', 'none']) {
+  for (const key of ['all', 'ns', 'rel', 'many', 'none', 'five']) {
     const res = await fetch(`${ref.dataApiBaseUrl}/oauth/token`, { method: 'POST', headers: { Authorization: `Basic ${Buffer.from(`${key}:s`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
     tokens[key] = ((await res.json()) as { access_token: string }).access_token;
   }
@@ -46,6 +47,14 @@ before(async () => {
   ids.descA = descriptor('academicSubjectDescriptor', 'A', `${NS}/a`);
   ids.descC = descriptor('academicSubjectDescriptor', 'C', `${NS}/c`);
   ids.lea = put('localEducationAgency', { localEducationAgencyId: 255900, nameOfInstitution: 'LEA' });
+  descriptor('localEducationAgencyCategoryDescriptor', 'Independent');
+  descriptor('absenceEventCategoryDescriptor', 'Sick');
+  // A child LEA with one parent in reach and one (a state agency) out of it.
+  ids.twoParents = put('localEducationAgency', { localEducationAgencyId: 255961, nameOfInstitution: 'LEA2', parentLocalEducationAgencyReference: { localEducationAgencyId: 255900 }, stateEducationAgencyReference: { stateEducationAgencyId: 255999 } });
+  // A grandchild stored before its parent: reach grows over more than one pass.
+  ids.grandchild = put('localEducationAgency', { localEducationAgencyId: 255962, nameOfInstitution: 'LEA3', parentLocalEducationAgencyReference: { localEducationAgencyId: 255963 } });
+  put('localEducationAgency', { localEducationAgencyId: 255963, nameOfInstitution: 'LEA4', parentLocalEducationAgencyReference: { localEducationAgencyId: 255900 } });
+  ids.greatGrandchild = put('school', school(255966, 255962));
   ids.inReach = put('school', school(255901, 255900));
   ids.outOfReach = put('school', school(255902));
   ids.studentIn = put('student', { studentUniqueId: 'in', firstName: 'I', lastSurname: 'N', birthDate: '2010-01-01' });
@@ -59,14 +68,19 @@ before(async () => {
   ids.contactOut = put('contact', { contactUniqueId: 'contact-out', firstName: 'C', lastSurname: 'O' });
   put('studentContactAssociation', { studentReference: { studentUniqueId: 'in' }, contactReference: { contactUniqueId: 'contact-in' } });
   put('studentContactAssociation', { studentReference: { studentUniqueId: 'out' }, contactReference: { contactUniqueId: 'contact-out' } });
+  // Records about a staff member that are no association: reached only through the staff member.
+  ids.absenceIn = put('staffAbsenceEvent', { eventDate: '2025-09-01', absenceEventCategoryDescriptor: `${NS}/AbsenceEventCategoryDescriptor#Sick`, staffReference: { staffUniqueId: 'staff-in' } });
+  ids.absenceOut = put('staffAbsenceEvent', { eventDate: '2025-09-01', absenceEventCategoryDescriptor: `${NS}/AbsenceEventCategoryDescriptor#Sick`, staffReference: { staffUniqueId: 'staff-out' } });
 });
 after(async () => { await ref.close(); });
 
 test('unrestricted: everything', async () => {
+  assert.equal((await call('all', 'POST', 'academicSubjectDescriptors', { namespace: `${NS}/z/AcademicSubjectDescriptor`, codeValue: 'U', shortDescription: 'U' })).status, 201, 'writes descriptors');
+  assert.equal((await call('all', 'POST', 'students', { studentUniqueId: 'u', firstName: 'U', lastSurname: 'U', birthDate: '2010-01-01' })).status, 201, 'writes persons');
   for (const [path, id] of [['students', ids.studentOut], ['schools', ids.outOfReach], ['academicSubjectDescriptors', ids.descC]]) {
     assert.equal((await call('all', 'GET', `${path}/${id}`)).status, 200, path);
   }
-  assert.equal(((await (await call('all', 'GET', 'schools')).json()) as unknown[]).length, 2);
+  assert.equal(((await (await call('all', 'GET', 'schools')).json()) as unknown[]).length, 3);
 });
 
 test('namespace-based: descriptors under its prefixes, read-only elsewhere, no person records', async () => {
@@ -108,11 +122,11 @@ test('relationship-based: organizations down the hierarchy from its claims', asy
   assert.equal(out.detail, 'Access to the requested data could not be authorized.');
   assert.deepEqual(out.errors, ["No relationships have been established between the caller's education organization id claim(s) (255900) and the resource item's 'SchoolId' value."]);
   const listed = (await (await call('rel', 'GET', 'schools')).json()) as { schoolId: number }[];
-  assert.deepEqual(listed.map((s) => s.schoolId), [255901]);
+  assert.deepEqual(listed.map((s) => s.schoolId), [255966, 255901]);
   // A new organization within reach (its parent is) may be created; one outside may not.
   assert.equal((await call('rel', 'POST', 'schools', school(255903, 255900))).status, 201);
   assert.equal((await call('rel', 'GET', 'schools')).status, 200);
-  assert.equal(((await (await call('rel', 'GET', 'schools')).json()) as unknown[]).length, 2, 'the new school is within reach at once');
+  assert.equal(((await (await call('rel', 'GET', 'schools')).json()) as unknown[]).length, 3, 'the new school is within reach at once');
   assert.equal((await call('rel', 'POST', 'schools', school(255904))).status, 403);
   assert.equal((await call('rel', 'POST', 'schools', school(255905, 255999))).status, 403);
   // Records naming organizations: each named one must be within reach.
@@ -125,6 +139,30 @@ test('relationship-based: organizations down the hierarchy from its claims', asy
   const write = await problem(await call('rel', 'POST', 'academicSubjectDescriptors', { namespace: `${NS}/a/AcademicSubjectDescriptor`, codeValue: 'R', shortDescription: 'R' }));
   assert.equal(write.status, 403);
   assert.deepEqual(write.errors, ["The API client's permission set does not allow the 'Create' action on the 'AcademicSubjectDescriptor' resource."]);
+});
+
+test('relationship-based: the hierarchy through any one parent, over several passes; absent optional references', async () => {
+  assert.equal((await call('rel', 'GET', `localEducationAgencies/${ids.twoParents}`)).status, 200, 'one parent in reach suffices');
+  assert.equal((await call('rel', 'GET', `localEducationAgencies/${ids.grandchild}`)).status, 200, 'a grandchild stored before its parent');
+  assert.equal((await call('rel', 'GET', `schools/${ids.greatGrandchild}`)).status, 200, 'a school under that grandchild');
+  // A new LEA under a claimed one, with other (absent) parent references: created.
+  const lea = (id: number, parent: number) => ({ localEducationAgencyId: id, nameOfInstitution: `L${id}`, localEducationAgencyCategoryDescriptor: `${NS}/LocalEducationAgencyCategoryDescriptor#Independent`, categories: [{ educationOrganizationCategoryDescriptor: CATEGORY }], parentLocalEducationAgencyReference: { localEducationAgencyId: parent } });
+  assert.equal((await call('rel', 'POST', 'localEducationAgencies', lea(255964, 255900))).status, 201);
+  assert.equal((await call('rel', 'POST', 'localEducationAgencies', lea(255965, 255998))).status, 403);
+  // An association without its optional graduation plan reference is judged by its school alone.
+  const associations = (await (await call('rel', 'GET', 'studentSchoolAssociations')).json()) as { studentReference: { studentUniqueId: string } }[];
+  assert.deepEqual(associations.map((a) => a.studentReference.studentUniqueId), ['in']);
+});
+
+test('relationship-based: records about a person that are no association need the person in reach', async () => {
+  assert.equal((await call('rel', 'GET', `staffAbsenceEvents/${ids.absenceIn}`)).status, 200);
+  const out = await problem(await call('rel', 'GET', `staffAbsenceEvents/${ids.absenceOut}`));
+  assert.equal(out.status, 403);
+  assert.equal(out.detail, "Access to the requested data could not be authorized. Hint: You may need to create corresponding 'StaffEducationOrganizationEmploymentAssociation' or 'StaffEducationOrganizationAssignmentAssociation' items.");
+  // Writable: secured by a person, though by no organization.
+  const event = (staff: string) => ({ eventDate: '2025-09-02', absenceEventCategoryDescriptor: `${NS}/AbsenceEventCategoryDescriptor#Sick`, staffReference: { staffUniqueId: staff } });
+  assert.equal((await call('rel', 'POST', 'staffAbsenceEvents', event('staff-in'))).status, 201);
+  assert.equal((await call('rel', 'POST', 'staffAbsenceEvents', event('staff-out'))).status, 403);
 });
 
 test('relationship-based: persons only through an association, contacts through a student', async () => {
@@ -157,6 +195,8 @@ test('relationship-based: persons only through an association, contacts through 
 test('the claims in the message: none, or the first five then an ellipsis', async () => {
   const many = await problem(await call('many', 'GET', `schools/${ids.outOfReach}`));
   assert.deepEqual(many.errors, ["No relationships have been established between the caller's education organization id claim(s) (1, 2, 3, 4, 5, ...) and the resource item's 'SchoolId' value."]);
+  const five = await problem(await call('five', 'GET', `schools/${ids.outOfReach}`));
+  assert.deepEqual(five.errors, ["No relationships have been established between the caller's education organization id claim(s) (1, 2, 3, 4, 5) and the resource item's 'SchoolId' value."]);
   const none = await problem(await call('none', 'GET', `schools/${ids.outOfReach}`));
   assert.deepEqual(none.errors, ["No relationships have been established between the caller's education organization id claim(s) (none) and the resource item's 'SchoolId' value."]);
 });
