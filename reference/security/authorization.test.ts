@@ -68,6 +68,10 @@ before(async () => {
   ids.contactOut = put('contact', { contactUniqueId: 'contact-out', firstName: 'C', lastSurname: 'O' });
   put('studentContactAssociation', { studentReference: { studentUniqueId: 'in' }, contactReference: { contactUniqueId: 'contact-in' } });
   put('studentContactAssociation', { studentReference: { studentUniqueId: 'out' }, contactReference: { contactUniqueId: 'contact-out' } });
+  // A record naming a student that is not itself an association (reach is computed beside it).
+  put('restraintEvent', { restraintEventIdentifier: 'r1', eventDate: '2025-09-01', studentReference: { studentUniqueId: 'in' }, schoolReference: { schoolId: 255901 } });
+  // A descriptor without a namespace (only possible straight in the store): no prefix matches it.
+  ids.descNone = put('academicSubjectDescriptor', { codeValue: 'N', shortDescription: 'N' });
   // Records about a staff member that are no association: reached only through the staff member.
   ids.absenceIn = put('staffAbsenceEvent', { eventDate: '2025-09-01', absenceEventCategoryDescriptor: `${NS}/AbsenceEventCategoryDescriptor#Sick`, staffReference: { staffUniqueId: 'staff-in' } });
   ids.absenceOut = put('staffAbsenceEvent', { eventDate: '2025-09-01', absenceEventCategoryDescriptor: `${NS}/AbsenceEventCategoryDescriptor#Sick`, staffReference: { staffUniqueId: 'staff-out' } });
@@ -89,6 +93,7 @@ test('namespace-based: descriptors under its prefixes, read-only elsewhere, no p
   assert.equal(other.status, 403);
   assert.match(other.type, /security:authorization:namespace:access-denied:namespace-mismatch$/);
   assert.equal(other.detail, `Access to the requested data could not be authorized. The 'Namespace' value of the data does not start with any of the caller's associated namespace prefixes ('${NS}/a', '${NS}/b').`);
+  assert.equal((await call('ns', 'GET', `academicSubjectDescriptors/${ids.descNone}`)).status, 403, 'no namespace');
   const listed = (await (await call('ns', 'GET', 'academicSubjectDescriptors')).json()) as { codeValue: string }[];
   assert.deepEqual(listed.map((d) => d.codeValue), ['A'], 'the collection shows only its namespaces');
   assert.equal((await call('ns', 'POST', 'academicSubjectDescriptors', { namespace: `${NS}/b/AcademicSubjectDescriptor`, codeValue: 'B', shortDescription: 'B' })).status, 201);
