@@ -1,9 +1,13 @@
 import { startReference, type RunningReference } from '../server.js';
 import type { ReferenceConfig } from '../config/types.js';
 
-/** An in-process reference on a free port with one unrestricted client, and a token for it. */
+/**
+ * An in-process reference on a free port with one unrestricted client, and a token for it. Its
+ * validators compile on first use: warming them all would keep the test process busy for seconds
+ * after close (and mutation testing runs these files once per mutant).
+ */
 export async function startForTest(overrides: Partial<ReferenceConfig> = {}): Promise<RunningReference & { token: string; data: (path: string, init?: RequestInit) => Promise<Response> }> {
-  const ref = await startReference({ overrides: { port: 0, rosteringPort: 0, clients: [{ key: 'test', secret: 'test-secret' }], ...overrides } });
+  const ref = await startReference({ overrides: { port: 0, rosteringPort: 0, warmValidators: false, clients: [{ key: 'test', secret: 'test-secret' }], ...overrides } });
   const res = await fetch(`${ref.dataApiBaseUrl}/oauth/token`, {
     method: 'POST',
     headers: { Authorization: `Basic ${Buffer.from('test:test-secret').toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },

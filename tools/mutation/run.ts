@@ -1,0 +1,76 @@
+/**
+ * `npm run mutation [-- <group>... ] [--full] [--report]`: StrykerJS over the module groups of
+ * groups.json, one Stryker run per group (each with its own incremental file, so a run re-tests
+ * only mutants whose code or tests changed; --full ignores them), then one score over every
+ * group's latest report (--report: only that score, running nothing).
+ *
+ * A mutant counts as killed when a test failed or timed out under it (Stryker's "detected");
+ * survivors and uncovered mutants count against the score. Survivors listed with a reason in
+ * equivalent-survivors.json are reported as such (and still count against the score); any other
+ * survivor is printed, and fails the run, as does a score under the goal.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const GOAL = 85;
+const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
+const groups = JSON.parse(readFileSync(here('groups.json'), 'utf8')) as Record<string, { mutate: string[]; tests: string[] }>;
+
+interface Mutant { id: string; mutatorName: string; replacement?: string; status: string; location: { start: { line: number; column: number } } }
+interface Report { files: Record<string, { mutants: Mutant[] }> }
+interface Equivalent { file: string; line: number; mutator: string; replacement?: string; reason: string }
+
+const args = process.argv.slice(2);
+const full = args.includes('--full');
+const reportOnly = args.includes('--report');
+const chosen = args.filter((a) => !a.startsWith('--'));
+for (const g of chosen) if (!groups[g]) throw new Error(`unknown group ${g}; groups: ${Object.keys(groups).join(', ')}`);
+
+const started = Date.now();
+for (const group of reportOnly ? [] : chosen.length ? chosen : Object.keys(groups)) {
+  console.log(`\n== mutation group ${group}: ${groups[group].mutate.join(', ')}`);
+  const t0 = Date.now();
+  const run = spawnSync(here('../../node_modules/.bin/stryker'), ['run', here('stryker.config.mjs')], {
+    stdio: 'inherit',
+    env: { ...process.env, MUTATION_GROUP: group, ...(full ? { MUTATION_FULL: '1' } : {}) },
+  });
+  if (run.status !== 0) throw new Error(`stryker failed for group ${group} (exit ${run.status})`);
+  console.log(`== group ${group} took ${((Date.now() - t0) / 60000).toFixed(1)} min`);
+}
+
+const equivalents = JSON.parse(readFileSync(here('equivalent-survivors.json'), 'utf8')) as Equivalent[];
+const isEquivalent = (file: string, m: Mutant) => equivalents.some((e) => e.file === file && e.line === m.location.start.line && e.mutator === m.mutatorName && (e.replacement === undefined || e.replacement === m.replacement));
+
+let killed = 0;
+let total = 0;
+const unexplained: string[] = [];
+let equivalentCount = 0;
+const rows: string[] = [];
+const missing: string[] = [];
+for (const group of Object.keys(groups)) {
+  const path = here(`../../reports/mutation/${group}.json`);
+  if (!existsSync(path)) { missing.push(group); continue; }
+  const report = JSON.parse(readFileSync(path, 'utf8')) as Report;
+  for (const [file, { mutants }] of Object.entries(report.files).sort()) {
+    const count = (...s: string[]) => mutants.filter((m) => s.includes(m.status)).length;
+    const k = count('Killed', 'Timeout');
+    const n = count('Killed', 'Timeout', 'Survived', 'NoCoverage');
+    killed += k;
+    total += n;
+    rows.push(`${file.padEnd(48)} ${String(n).padStart(5)} ${String(k).padStart(7)} ${String(count('Survived')).padStart(8)} ${String(count('NoCoverage')).padStart(8)} ${String(count('RuntimeError', 'CompileError')).padStart(7)} ${(n ? (100 * k) / n : 100).toFixed(1).padStart(6)}%`);
+    for (const m of mutants.filter((x) => x.status === 'Survived' || x.status === 'NoCoverage')) {
+      if (isEquivalent(file, m)) equivalentCount++;
+      else unexplained.push(`${file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName} ${m.status}${m.replacement !== undefined ? ` → ${JSON.stringify(m.replacement).slice(0, 100)}` : ''}`);
+    }
+  }
+}
+console.log(`\n${'module'.padEnd(48)} ${'valid'.padStart(5)} ${'killed'.padStart(7)} ${'survived'.padStart(8)} ${'no cover'.padStart(8)} ${'errors'.padStart(7)} ${'score'.padStart(7)}`);
+for (const r of rows) console.log(r);
+console.log(`\nsurvivors listed as equivalent (equivalent-survivors.json): ${equivalentCount}`);
+if (unexplained.length) console.log(`survivors neither killed nor listed as equivalent: ${unexplained.length}\n  ${unexplained.join('\n  ')}`);
+if (missing.length) console.log(`groups without a report (not counted; run \`npm run mutation -- ${missing.join(' ')}\`): ${missing.join(', ')}`);
+console.log(`run time: ${((Date.now() - started) / 60000).toFixed(1)} min`);
+const score = total ? (100 * killed) / total : 100;
+if (score < GOAL || unexplained.length || missing.length) process.exitCode = 1;
+console.log(`mutation score: ${score.toFixed(1)}% (killed ${killed} / ${total})`);
