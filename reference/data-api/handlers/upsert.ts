@@ -9,7 +9,9 @@ import { checkReferences } from '../integrity.js';
 import type { Route } from '../routes.js';
 import { checkIfMatch, quoted } from './etag.js';
 import { origin } from '../../http/origin.js';
-import { readWriteBody } from './write-body.js';
+import { dataValidationFailed, readWriteBody } from './write-body.js';
+import type { CompiledResource } from '../../../spec/model/compiled.js';
+import type { Field } from '../../../spec/model/dsl.js';
 
 /**
  * POST {data_root}/core/<resource>: upsert by natural key (seed rule 1). A new key creates the
@@ -31,10 +33,21 @@ export async function upsert(api: DataApi, ctx: Context, route: Route): Promise<
     respond(ctx, 200, existing.id, existing.etag);
     return;
   }
+  if (body.profile) requireMembers(resource, doc);
   if (resource.isDescriptor) doc[`${resource.name}Id`] = api.store.nextDescriptorId();
   if (resource.educationOrganization) assertUniqueEducationOrganizationId(api, route, doc);
   const created = api.store.create(resource, doc);
   respond(ctx, 201, created.id, created.etag);
+}
+
+/**
+ * A create through a writable profile that leaves out a required member stores nothing: the
+ * member is missing from what would be stored, as from a body without it (400), where an update
+ * keeps the stored value.
+ */
+function requireMembers(resource: CompiledResource, doc: Record<string, unknown>): void {
+  const missing = (Object.entries(resource.fields) as [string, Field][]).filter(([name, f]) => f.required && doc[name] === undefined).map(([name]) => name);
+  if (missing.length) throw dataValidationFailed(Object.fromEntries(missing.map((m) => [`$.${m}`, [`${m} is required.`]])));
 }
 
 function respond(ctx: Context, status: 200 | 201, id: string, etag: string): void {
