@@ -22,9 +22,15 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const out = join(root, 'reports/strength');
 const referenceTarget = JSON.parse(readFileSync(join(root, 'suites/targets/reference.json'), 'utf8')) as Target;
 const basePath = new URL(referenceTarget.dataApi.baseUrl).pathname.replace(/\/$/, '');
+/** The issuer and audience the conformance configuration gives every embedded deployment, if any. */
+const conformanceIssuer = (JSON.parse(readFileSync(join(root, 'reference/config/conformance.json'), 'utf8')) as { issuer?: { issuer?: string; audience?: string } }).issuer ?? {};
 const PARALLEL = 2;
-/** Suites that change state other runs see (the snapshot, the school-limited client's school): one run at a time. */
-const EXCLUSIVE = ['snapshot', 'authorization'];
+/**
+ * Suites that change state other runs see, one run at a time: the snapshot, the school-limited
+ * client's school, and the rostering data, written once per run under the target's reserved
+ * organization ids (rostering.organizations), which two runs cannot hold at once.
+ */
+const EXCLUSIVE = ['snapshot', 'authorization', 'rostering'];
 const RUN_TIMEOUT_MS = 5 * 60_000;
 /**
  * A fault run stops after this many failed tests: a few name the tests that caught it, and every
@@ -119,7 +125,8 @@ async function startReferences(privateKeyPem: string): Promise<{ deployments: De
 
   const origin = (p: number) => `http://127.0.0.1:${p}`;
   const deployments: Deployment[] = [
-    { flow: 'single', dataPort, rosteringPort: dataPort + 1, env: { ...ports, ...defaultEnv }, issuer: dataApiBaseUrl, audience: origin(dataPort + 1), multiTenant: false, contextRouting: false },
+    // The single flow's issuer and audience are the conformance configuration's, where it sets them.
+    { flow: 'single', dataPort, rosteringPort: dataPort + 1, env: { ...ports, ...defaultEnv }, issuer: conformanceIssuer.issuer ?? dataApiBaseUrl, audience: conformanceIssuer.audience ?? origin(dataPort + 1), multiTenant: false, contextRouting: false },
     ...servers.map((s) => ({
       flow: s.name, dataPort: s.dataPort, rosteringPort: s.rosteringPort, issuer: s.env.OAUTH2_ISSUERBASEURL, audience: s.env.OAUTH2_AUDIENCE,
       multiTenant: s.env.MULTITENANCY_ENABLED === 'true', contextRouting: Boolean(s.env.ODS_CONTEXT_ROUTE_TEMPLATE),
