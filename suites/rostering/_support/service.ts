@@ -4,7 +4,7 @@ import { expect, type APIRequestContext, type APIResponse } from '@playwright/te
 import { SignJWT, decodeJwt, importPKCS8, type JWTPayload } from 'jose';
 import { issuerPrivateKeyPem, notApplicable } from '../../_harness/capabilities.js';
 import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
-import { credentials, isEmbeddedReference, target } from '../../_harness/target.js';
+import { credentials, target } from '../../_harness/target.js';
 import type { RosteringFlows, RosteringOrganizations } from '../../targets/types.js';
 import { flowsDescription } from './flows.js';
 import { issuingDataApi, rosteringRun } from './setup.js';
@@ -26,11 +26,7 @@ export const SCOPES = { core: 'roster-core.readonly', full: 'roster.readonly', d
 export function rosteringOrigin(): string {
   const r = target.rostering;
   if (!r) notApplicable('needs a rostering section in the target file');
-  // The embedded reference places its rostering port next to REFERENCE_PORT (or on ROSTERING_PORT).
-  if (isEmbeddedReference && (process.env.ROSTERING_PORT || process.env.REFERENCE_PORT)) {
-    const port = process.env.ROSTERING_PORT ?? String(Number(process.env.REFERENCE_PORT) + 1);
-    return r.baseUrl.replace(/:\d+(\/|$)/, `:${port}$1`).replace(/\/$/, '');
-  }
+  // An embedded target's port already follows REFERENCE_PORT / ROSTERING_PORT (loadTarget).
   return r.baseUrl.replace(/\/$/, '');
 }
 

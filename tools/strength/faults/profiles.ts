@@ -2,6 +2,10 @@
 import { answerJson, dataPath, header, Tokens } from '../proxy.js';
 import { isWrite, collection, hasType, type Fault } from './helpers.js';
 
+/** The profiled client's request sent as the primary client's (which no profile covers); true when it was the profiled client's. */
+const asPrimary = (req: Parameters<Fault['request'] & {}>[0], tools: Parameters<Fault['request'] & {}>[1]) =>
+  tools.tokens.rewrite(req, (c) => c.client_id === tools.clients.profiled?.key && Boolean((c.client_id = tools.clients.primary.key)));
+
 export const profilesFaults: Fault[] = [
   {
     name: 'readable-profile-accepted-on-write', family: 'data.profiles', suites: ['profiles'],
@@ -19,7 +23,7 @@ export const profilesFaults: Fault[] = [
     request: async (req, tools) => {
       const accept = header(req, 'accept') ?? '';
       if (!dataPath(req) || req.method !== 'GET' || !/\.readable\+json/i.test(accept)) return;
-      if (await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients.profiled?.key && Boolean((c.client_id = tools.clients.primary.key)))) req.headers.accept = 'application/json';
+      if (await asPrimary(req, tools)) req.headers.accept = 'application/json';
     },
   },
   {
@@ -28,7 +32,7 @@ export const profilesFaults: Fault[] = [
     request: async (req, tools) => {
       const type = header(req, 'content-type') ?? '';
       if (!dataPath(req) || !isWrite(req) || !/\.writable\+json/i.test(type)) return;
-      if (await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients.profiled?.key && Boolean((c.client_id = tools.clients.primary.key)))) req.headers['content-type'] = 'application/json';
+      if (await asPrimary(req, tools)) req.headers['content-type'] = 'application/json';
     },
   },
   {
@@ -37,7 +41,7 @@ export const profilesFaults: Fault[] = [
     request: async (req, tools) => {
       const accept = header(req, 'accept') ?? '';
       if (!collection(req) || req.method !== 'GET' || !/\.readable\+json/i.test(accept)) return;
-      if (await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients.profiled?.key && Boolean((c.client_id = tools.clients.primary.key)))) req.headers.accept = 'application/json';
+      if (await asPrimary(req, tools)) req.headers.accept = 'application/json';
     },
   },
   {
