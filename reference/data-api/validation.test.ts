@@ -1,0 +1,259 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { ErrorObject } from 'ajv';
+import { model } from '../../spec/model/index.js';
+import { startForTest } from '../tests/helpers.js';
+import { contentErrors } from './content-checks.js';
+import { normalizeBody } from './normalize.js';
+import { bodyErrors, jsonPath, queryErrors } from './validation-errors.js';
+
+/**
+ * Write-body validation (seed: Errors, Limits; decisions #4, #5, #10, #28) in process: the
+ * lenient readings of normalize.ts, the formats of validator.ts at both sides of each bound,
+ * the wording and JSON paths of validation-errors.ts, and the content checks. The Playwright
+ * family validation tests the same against any target; this file is the fast test command of
+ * `npm run mutation` for the validation modules.
+ */
+type Ref = Awaited<ReturnType<typeof startForTest>>;
+let ref: Ref;
+const NS = 'uri://validation.example';
+const resource = (name: string) => model.byName.get(name)!;
+
+const post = (endpoint: string, body: unknown) => ref.data(endpoint, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });
+/** The validationErrors of a refused write (400 data-validation-failed). */
+async function refused(res: Response): Promise<Record<string, string[]>> {
+  const text = await res.text();
+  assert.equal(res.status, 400, text);
+  const body = JSON.parse(text) as { type: string; validationErrors: Record<string, string[]> };
+  assert.match(body.type, /bad-request:data-validation-failed$/);
+  return body.validationErrors;
+}
+async function accepted(res: Response): Promise<string> {
+  const text = await res.text();
+  assert.ok(res.status === 201 || res.status === 200, `${res.status} ${text}`);
+  return res.headers.get('location')!.split('/').pop()!;
+}
+
+const SCHOOL_ID = 255950;
+const student = (id: string, more: Record<string, unknown> = {}) => ({ studentUniqueId: id, firstName: 'Ada', lastSurname: 'Lovelace', birthDate: '2010-01-02', ...more });
+const bellSchedule = (name: string, more: Record<string, unknown> = {}) => ({ bellScheduleName: name, schoolReference: { schoolId: SCHOOL_ID }, classPeriods: [{ classPeriodReference: { classPeriodName: 'P1', schoolId: SCHOOL_ID } }], ...more });
+const course = (code: string, more: Record<string, unknown> = {}) => ({
+  courseCode: code, educationOrganizationReference: { educationOrganizationId: SCHOOL_ID }, courseTitle: 'T', numberOfParts: 1,
+  identificationCodes: [{ courseIdentificationSystemDescriptor: `${NS}/CourseIdentificationSystemDescriptor#State`, identificationCode: code }], ...more,
+});
+
+before(async () => {
+  ref = await startForTest();
+  const descriptor = (name: string, code: string) => post(`${name[0].toLowerCase()}${name.slice(1)}s`, { namespace: `${NS}/${name}`, codeValue: code, shortDescription: code });
+  for (const [name, code] of [['GradeLevelDescriptor', 'Ninth'], ['EducationOrganizationCategoryDescriptor', 'School'], ['CourseIdentificationSystemDescriptor', 'State']]) await accepted(await descriptor(name, code));
+  await accepted(await post('schools', { schoolId: SCHOOL_ID, nameOfInstitution: 'V', educationOrganizationCategories: [{ educationOrganizationCategoryDescriptor: `${NS}/EducationOrganizationCategoryDescriptor#School` }], gradeLevels: [{ gradeLevelDescriptor: `${NS}/GradeLevelDescriptor#Ninth` }] }));
+  await accepted(await post('classPeriods', { classPeriodName: 'P1', schoolReference: { schoolId: SCHOOL_ID } }));
+});
+after(async () => { await ref.close(); });
+
+test('every failure of one body is reported at once, each at its full JSON path with upstream wording', async () => {
+  const errors = await refused(await post('bellSchedules', {
+    bellScheduleName: ' padded', schoolReference: { schoolId: SCHOOL_ID }, classPeriods: [],
+    startTime: '24:00:00', totalInstructionalTime: 2 ** 31,
+  }));
+  assert.deepEqual(errors, {
+    '$.bellScheduleName': ['bellScheduleName cannot contain leading or trailing spaces.'],
+    '$.classPeriods': ['classPeriods is required and should not be left empty.'],
+    '$.startTime': ["The value '24:00:00' is not valid for startTime."],
+    '$.totalInstructionalTime': ['totalInstructionalTime Value is outside the range of int32.'],
+  });
+  assert.deepEqual(await refused(await post('bellSchedules', bellSchedule('   '))), { '$.bellScheduleName': ['bellScheduleName is required and should not be left empty.'] });
+});
+
+test('required members, at the top and inside a collection item', async () => {
+  const { firstName: _, ...withoutFirstName } = student('V-1');
+  assert.deepEqual(await refused(await post('students', withoutFirstName)), { '$.firstName': ['firstName is required.'] });
+  const errors = await refused(await post('bellSchedules', bellSchedule('B', { classPeriods: [{ classPeriodReference: { schoolId: SCHOOL_ID } }] })));
+  assert.deepEqual(errors, { '$.classPeriods[0].classPeriodReference.classPeriodName': ['classPeriodName is required.'] });
+});
+
+test('lengths: at most and at least, each accepted at its bound and refused one past it', async () => {
+  assert.deepEqual(await refused(await post('students', student('V-2', { firstName: 'x'.repeat(76) }))), { '$.firstName': ['firstName Value should be at most 75 characters'] });
+  await accepted(await post('students', student('V-2', { firstName: 'x'.repeat(75) })));
+  // academicWeek.weekIdentifier: minLength 5.
+  const week = (weekIdentifier: string) => ({ weekIdentifier, schoolReference: { schoolId: SCHOOL_ID }, beginDate: '2024-01-01', endDate: '2024-01-05', totalInstructionalDays: 5 });
+  assert.deepEqual(await refused(await post('academicWeeks', week('abcd'))), { '$.weekIdentifier': ['weekIdentifier Value should be at least 5 characters'] });
+  await accepted(await post('academicWeeks', week('abcde')));
+});
+
+test('int32 at both bounds, one past each, and a fraction', async () => {
+  for (const ok of [2 ** 31 - 1, -(2 ** 31)]) await accepted(await post('bellSchedules', bellSchedule(`int ${ok}`, { totalInstructionalTime: ok })));
+  for (const bad of [2 ** 31, -(2 ** 31) - 1]) {
+    assert.deepEqual(await refused(await post('bellSchedules', bellSchedule('B', { totalInstructionalTime: bad }))), { '$.totalInstructionalTime': ['totalInstructionalTime Value is outside the range of int32.'] }, String(bad));
+  }
+  const fraction = await refused(await post('bellSchedules', bellSchedule('B', { totalInstructionalTime: 1.5 })));
+  assert.deepEqual(fraction['$.totalInstructionalTime'], ['The value 1.5 is not valid for totalInstructionalTime; expected integer.', 'totalInstructionalTime Value is outside the range of int32.']);
+});
+
+test('time of day without a zone: every hour, minute and second bound', async () => {
+  for (const ok of ['00:00:00', '09:59:59', '19:00:00', '23:59:59']) await accepted(await post('bellSchedules', bellSchedule(`t ${ok}`, { startTime: ok })));
+  for (const bad of ['24:00:00', '30:00:00', '08:60:00', '08:00:60', '8:00:00', '08:00', '08:00:00Z', '08:00:00.5', 'x08:00:00', '08:00:00x']) {
+    assert.deepEqual(await refused(await post('bellSchedules', bellSchedule('B', { startTime: bad }))), { '$.startTime': [`The value '${bad}' is not valid for startTime.`] }, bad);
+  }
+});
+
+test('dates, date-times and types are checked with the value named', async () => {
+  assert.deepEqual(await refused(await post('students', student('V-3', { birthDate: '2010-01-02T00:00:00Z' }))), { '$.birthDate': ["The value '2010-01-02T00:00:00Z' is not valid for birthDate."] });
+  assert.deepEqual(await refused(await post('students', student('V-3', { personReference: 5 }))), { '$.personReference': ['The value 5 is not valid for personReference; expected object.'] });
+  assert.deepEqual(await refused(await post('courses', course('C-1', { maximumAvailableCredits: 'x' }))), { '$.maximumAvailableCredits': ['The value "x" is not valid for maximumAvailableCredits; expected number.'] });
+  // Numeric text past the double range reads as Infinity, which no double is.
+  assert.deepEqual(await refused(await post('courses', course('C-1', { maximumAvailableCredits: '1e999' }))), { '$.maximumAvailableCredits': ['maximumAvailableCredits must be <= 999999.999.', "The value 'Infinity' is not valid for maximumAvailableCredits."] });
+  assert.deepEqual(await refused(await post('courses', course('C-1', { numberOfParts: 0 }))), { '$.numberOfParts': ['numberOfParts must be >= 1.'] });
+});
+
+test('lenient readings: numeric text, boolean spellings, optional nulls, in references and nested items too', async () => {
+  const id = await accepted(await post('courses', course('C-2', {
+    educationOrganizationReference: { educationOrganizationId: String(SCHOOL_ID) },
+    numberOfParts: '2', minimumAvailableCredits: '1.5e1', maximumAvailableCredits: '.5', courseDescription: null,
+    identificationCodes: [{ courseIdentificationSystemDescriptor: `${NS}/CourseIdentificationSystemDescriptor#State`, identificationCode: 'C-2', assigningOrganizationIdentificationCode: null }],
+  })));
+  const doc = ref.store.collection('course').byId.get(id)!.doc as Record<string, unknown>;
+  assert.deepEqual([doc.numberOfParts, doc.minimumAvailableCredits, doc.maximumAvailableCredits, 'courseDescription' in doc], [2, 15, 0.5, false]);
+  assert.deepEqual(doc.educationOrganizationReference, { educationOrganizationId: SCHOOL_ID });
+  assert.deepEqual(doc.identificationCodes, [{ courseIdentificationSystemDescriptor: `${NS}/CourseIdentificationSystemDescriptor#State`, identificationCode: 'C-2' }]);
+  for (const [sent, stored] of [['TRUE', true], ['false', false], ['False', false], [1, true], [0, false], [true, true]] as const) {
+    const sid = await accepted(await post('bellSchedules', bellSchedule('Bool', { classPeriods: [{ classPeriodReference: { classPeriodName: 'P1', schoolId: String(SCHOOL_ID) } }] })));
+    await accepted(await post('classPeriods', { classPeriodName: 'P1', schoolReference: { schoolId: SCHOOL_ID }, officialAttendancePeriod: sent }));
+    const period = [...ref.store.collection('classPeriod').byId.values()].find((r) => (r.doc as { classPeriodName: string }).classPeriodName === 'P1')!.doc as Record<string, unknown>;
+    assert.equal(period.officialAttendancePeriod, stored, JSON.stringify(sent));
+    assert.deepEqual((ref.store.collection('bellSchedule').byId.get(sid)!.doc as { classPeriods: unknown[] }).classPeriods, [{ classPeriodReference: { classPeriodName: 'P1', schoolId: SCHOOL_ID } }]);
+  }
+  for (const bad of ['yes', 'truex', 2, '1']) {
+    assert.deepEqual(Object.keys(await refused(await post('classPeriods', { classPeriodName: 'P1', schoolReference: { schoolId: SCHOOL_ID }, officialAttendancePeriod: bad }))), ['$.officialAttendancePeriod'], JSON.stringify(bad));
+  }
+  // A required member sent as null is missing, not absent-and-fine.
+  assert.deepEqual(Object.keys(await refused(await post('students', student('V-4', { firstName: null })))), ['$.firstName']);
+});
+
+test('normalizeBody reads what it should and leaves the rest for validation', () => {
+  const c = resource('course');
+  assert.equal(normalizeBody(c, null), null);
+  assert.deepEqual(normalizeBody(c, [1]), [1]);
+  assert.equal(normalizeBody(c, 'text'), 'text');
+  const out = normalizeBody(c, {
+    numberOfParts: '12', minimumAvailableCredits: '3.', maximumAvailableCredits: '1.5x', courseTitle: '12', unknownMember: '3',
+    educationOrganizationReference: { educationOrganizationId: '-7', extra: '1' },
+  }) as Record<string, unknown>;
+  assert.deepEqual(out, { numberOfParts: 12, minimumAvailableCredits: 3, maximumAvailableCredits: '1.5x', courseTitle: '12', unknownMember: '3', educationOrganizationReference: { educationOrganizationId: -7, extra: '1' } });
+  // Integer text past 2^53 is kept exact as a BigInt; a fraction in an integer member is left alone.
+  // A required member sent as null stays, for validation to refuse; an optional one is dropped.
+  const big = normalizeBody(resource('school'), { schoolId: '9007199254740993', nameOfInstitution: null, webSite: null }) as Record<string, unknown>;
+  assert.deepEqual(big, { schoolId: 9007199254740993n, nameOfInstitution: null });
+  assert.deepEqual(normalizeBody(resource('school'), { schoolId: '9007199254740991' }), { schoolId: 9007199254740991 });
+  assert.deepEqual(normalizeBody(resource('school'), { schoolId: '-9007199254740992' }), { schoolId: -9007199254740992n });
+  assert.deepEqual(normalizeBody(c, { numberOfParts: '1.5', educationOrganizationReference: 'x', identificationCodes: 'x' }), { numberOfParts: '1.5', educationOrganizationReference: 'x', identificationCodes: 'x' });
+  assert.deepEqual(normalizeBody(c, { educationOrganizationReference: ['1'] }), { educationOrganizationReference: ['1'] });
+  // Nested objects are read too.
+  const assessment = normalizeBody(resource('assessment'), { adaptiveAssessment: 'True', contentStandard: { title: 't', beginDate: null, publicationYear: '2020' } });
+  assert.deepEqual(assessment, { adaptiveAssessment: true, contentStandard: { title: 't', publicationYear: 2020 } });
+  // A reference inside collection items is looked up by its item path.
+  const sections = normalizeBody(resource('assessment'), { sections: [{ sectionReference: { localCourseCode: 'c', schoolId: '5', schoolYear: '2024', sessionName: 's', sectionIdentifier: 'x' } }] });
+  assert.deepEqual(sections, { sections: [{ sectionReference: { localCourseCode: 'c', schoolId: 5, schoolYear: 2024, sessionName: 's', sectionIdentifier: 'x' } }] });
+});
+
+test('content checks: markup, unstorable text, school years at both bounds, duplicate items', () => {
+  const calendar = resource('calendar');
+  const years = { min: 1991, max: 2050 };
+  const base = { calendarCode: 'c', schoolReference: { schoolId: 1 }, calendarTypeDescriptor: 'd' };
+  assert.deepEqual(contentErrors(calendar, { ...base, schoolYearTypeReference: { schoolYear: 1991 } }, years), {});
+  assert.deepEqual(contentErrors(calendar, { ...base, schoolYearTypeReference: { schoolYear: 2050 } }, years), {});
+  for (const year of [1990, 2051, 1990n]) {
+    assert.deepEqual(contentErrors(calendar, { ...base, schoolYearTypeReference: { schoolYear: year } }, years), { '$.schoolYearTypeReference.schoolYear': ['schoolYear must be between 1991 and 2050.'] }, String(year));
+  }
+  // Any member named schoolYear or ending in SchoolYear; not one merely containing it.
+  assert.deepEqual(Object.keys(contentErrors(resource('student'), { birthDate: 'x', cohortYears: [{ entrySchoolYear: 1900, schoolYearCount: 1900, mySchoolYearX: 1900 }] }, years)), ['$.cohortYears[0].entrySchoolYear']);
+  assert.deepEqual(contentErrors(calendar, { ...base, schoolYearTypeReference: { schoolYear: '1900' } }, years), {}, 'text is the schema’s to refuse');
+
+  for (const dangerous of ['<script>', 'a <b', '</x', '<!--', '<?xml', '&#60;']) {
+    assert.deepEqual(contentErrors(calendar, { ...base, calendarCode: dangerous }, years), { '$.calendarCode': ['calendarCode contains a potentially dangerous value.'] }, dangerous);
+  }
+  for (const harmless of ['a < b', '1<2', '<', '&amp;', '& #', 'AT&T']) assert.deepEqual(contentErrors(calendar, { ...base, calendarCode: harmless }, years), {}, harmless);
+  for (const unstorable of ['\uD800', 'a\uDC00', 'a\0b']) {
+    assert.deepEqual(contentErrors(calendar, { ...base, calendarCode: unstorable }, years), { '$.calendarCode': ['calendarCode contains a character that cannot be stored (a lone surrogate or NUL).'] }, JSON.stringify(unstorable));
+  }
+  assert.deepEqual(contentErrors(calendar, { ...base, calendarCode: '\uD83D\uDE00' }, years), {}, 'a surrogate pair is fine');
+
+  const grades = (...g: string[]) => ({ ...base, gradeLevels: g.map((gradeLevelDescriptor) => ({ gradeLevelDescriptor })) });
+  assert.deepEqual(contentErrors(calendar, grades('a', 'b', 'c'), years), {});
+  assert.deepEqual(contentErrors(calendar, grades('a', 'b', 'a', 'b'), years), {
+    '$.gradeLevels[2]': ['The 3rd item of the gradeLevels has the same identifying values as another item earlier in the list.'],
+    '$.gradeLevels[3]': ['The 4th item of the gradeLevels has the same identifying values as another item earlier in the list.'],
+  });
+  const ordinalOf = (n: number) => Object.values(contentErrors(calendar, grades(...Array.from({ length: n }, () => 'a')), years)).at(-1)![0].split(' ')[1];
+  assert.deepEqual([2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112, 113].map(ordinalOf), ['2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd', '101st', '111th', '112th', '113th']);
+  assert.deepEqual(contentErrors(calendar, { ...base, gradeLevels: 'x' }, years), {}, 'a collection that is not a list is the schema’s to refuse');
+});
+
+test('jsonPath and the wording of every kind of body error', () => {
+  assert.equal(jsonPath([]), '$');
+  assert.equal(jsonPath(['a', '0', 'b', '12']), '$.a[0].b[12]');
+  assert.equal(jsonPath(['a1', '1a']), '$.a1.1a');
+  const e = (instancePath: string, keyword: string, params: Record<string, unknown> = {}, message?: string) => ({ instancePath, keyword, params, schemaPath: '', ...(message ? { message } : {}) }) as ErrorObject;
+  const body = { a: [{ 'x/y': ' v', 'm~n': '   ' }], n: 7, s: 'text' };
+  assert.deepEqual(bodyErrors([
+    e('/query/limit', 'type', { type: 'integer' }),
+    e('/requestBody/a/0/x~1y', 'pattern'),
+    e('/requestBody/a/0/m~0n', 'pattern'),
+    e('/requestBody/a/0', 'required', { missingProperty: 'k' }),
+    e('/requestBody/a', 'minItems'),
+    e('/requestBody/a/0/x~1y', 'pattern'),
+    e('/requestBody/n', 'enum'),
+    e('/requestBody/n', 'minimum', {}, 'must be >= 9'),
+    e('/requestBody/n', 'maximum'),
+    e('/requestBody/s', 'format', { format: 'date' }),
+    e('/requestBody/s', 'format', { format: 'int64' }),
+    e('/requestBody/s', 'allOf'),
+    e('/requestBody/s', 'anyOf'),
+    e('/requestBody/s', 'const', {}, 'must be equal to constant'),
+    e('/requestBody/s', 'oneOf'),
+    e('/requestBody/a/0', 'type', { type: 'object' }),
+    e('/requestBody', 'required', { missingProperty: 'top' }),
+    e('/requestBody/0', 'minLength', { limit: 2 }),
+  ], body), {
+    '$.a[0].x/y': ['x/y cannot contain leading or trailing spaces.'],
+    '$.a[0].m~n': ['m~n is required and should not be left empty.'],
+    '$.a[0].k': ['k is required.'],
+    '$.a': ['a is required and should not be left empty.'],
+    '$.n': ['The value 7 is not valid for n.', 'n must be >= 9.', 'n is out of range.'],
+    '$.s': ["The value 'text' is not valid for s.", 's Value is outside the range of int64.', 's must be equal to constant.', 's is invalid.'],
+    '$.a[0]': ['The value {"x/y":" v","m~n":"   "} is not valid for a; expected object.'],
+    '$.top': ['top is required.'],
+    '$[0]': ['value Value should be at least 2 characters'],
+  });
+  // A value under a non-object is undefined, not a crash.
+  assert.deepEqual(bodyErrors([e('/requestBody/s/x', 'type', { type: 'integer' })], body), { '$.s.x': ['The value undefined is not valid for x; expected integer.'] });
+  assert.deepEqual(bodyErrors([e('/requestBody/s/x', 'type', { type: 'integer' })], null), { '$.s.x': ['The value undefined is not valid for x; expected integer.'] });
+});
+
+test('queryErrors names each offending parameter, unknown ones included, and ignores body errors', () => {
+  const e = (instancePath: string, keyword: string, params: Record<string, unknown> = {}) => ({ instancePath, keyword, params, schemaPath: '' }) as ErrorObject;
+  assert.deepEqual(queryErrors([
+    e('/requestBody/x', 'type'),
+    e('/query', 'additionalProperties', { additionalProperty: 'foo' }),
+    e('/query/limit', 'type'),
+    e('/query', 'required'),
+  ], { limit: 'abc' }), [
+    { name: 'foo', keyword: 'additionalProperties', message: "The query parameter 'foo' is not supported by this resource." },
+    { name: 'limit', keyword: 'type', message: "The value 'abc' is not valid for limit." },
+    { name: '', keyword: 'required', message: "The value 'undefined' is not valid for ." },
+  ]);
+});
+
+test('query values are coerced to their types once valid, and left as sent when not', async () => {
+  const ok = await ref.data('students?limit=1&offset=0&totalCount=true');
+  assert.equal(ok.status, 200);
+  assert.equal(ok.headers.get('total-count'), String(ref.store.collection('student').byId.size));
+  const bad = await ref.data('students?limit=abc&offset=-1&foo=1&totalCount=maybe');
+  assert.equal(bad.status, 400);
+  assert.deepEqual(((await bad.json()) as { errors: string[] }).errors, [
+    "The query parameter 'foo' is not supported by this resource.",
+    'Offset must be greater than or equal to 0.',
+    'Limit must be omitted or set to a value between 0 and 500.',
+    "The value 'maybe' is not valid for totalCount.",
+  ]);
+});
