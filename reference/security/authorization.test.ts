@@ -168,6 +168,12 @@ test('relationship-based: records about a person that are no association need th
   const event = (staff: string) => ({ eventDate: '2025-09-02', absenceEventCategoryDescriptor: `${NS}/AbsenceEventCategoryDescriptor#Sick`, staffReference: { staffUniqueId: staff } });
   assert.equal((await call('rel', 'POST', 'staffAbsenceEvents', event('staff-in'))).status, 201);
   assert.equal((await call('rel', 'POST', 'staffAbsenceEvents', event('staff-out'))).status, 403);
+  // An optional person reference left out asks nothing of the person; one naming a person out of reach denies.
+  const section = { localCourseCode: 'c', schoolId: 255901, schoolYear: 2025, sessionName: 's', sectionIdentifier: 'x' };
+  const taken = (eventDate: string, staff?: string) => put('sectionAttendanceTakenEvent', { sectionReference: section, calendarDateReference: { calendarCode: 'c', date: '2025-09-01', schoolId: 255901, schoolYear: 2025 }, eventDate, ...(staff ? { staffReference: { staffUniqueId: staff } } : {}) });
+  assert.equal((await call('rel', 'GET', `sectionAttendanceTakenEvents/${taken('2025-09-01')}`)).status, 200, 'without its optional staff reference');
+  assert.equal((await call('rel', 'GET', `sectionAttendanceTakenEvents/${taken('2025-09-02', 'staff-in')}`)).status, 200);
+  assert.equal((await call('rel', 'GET', `sectionAttendanceTakenEvents/${taken('2025-09-03', 'staff-out')}`)).status, 403);
 });
 
 test('relationship-based: persons only through an association, contacts through a student', async () => {
