@@ -22,7 +22,6 @@ function sharedAjv(opts: Options): Ajv {
 }
 
 export interface RequestToValidate {
-  method: string;
   path: string;
   query: Record<string, string>;
   body?: unknown;
@@ -89,7 +88,8 @@ export class RequestValidator {
   }
 
   /**
-   * Ajv errors of the request (query parameters coerced in place), or an empty list. Calls the
+   * Ajv errors of the request, or an empty list, and the query with each parameter coerced to
+   * its type where it could be (a value that could not keeps its text). Calls the
    * operation's compiled validators directly with the parameter object openapi-backend would
    * build: its validateRequest re-parses the request each time (path template compiled to a
    * RegExp, headers and cookies mapped with lodash), which costs more than the validation.
@@ -104,6 +104,6 @@ export class RequestValidator {
       validate(parameters);
       if (validate.errors) errors.push(...validate.errors);
     }
-    return { errors, query: errors.length ? req.query : (parameters.query as Record<string, unknown>) };
+    return { errors, query };
   }
 }

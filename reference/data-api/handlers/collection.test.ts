@@ -16,6 +16,7 @@ const NS = 'uri://collection.example/AcademicSubjectDescriptor';
 const OTHER = 'uri://collection.example/Other/AcademicSubjectDescriptor';
 const ids: string[] = [];
 let limitedToken: string;
+let profileToken: string;
 
 const get = (path: string, token?: string) => token
   ? fetch(`${ref.dataApiBaseUrl}/data/v3/core/${path}`, { headers: { Authorization: `Bearer ${token}` } })
@@ -33,7 +34,12 @@ const createdOf = (id: string) => ref.store.collection('academicSubjectDescripto
 before(async () => {
   ref = await startForTest({
     pageSizeLimit: 6,
-    clients: [{ key: 'test', secret: 'test-secret' }, { key: 'limited', secret: 'limited-secret', permissionSet: 'relationship-based', educationOrganizationIds: [255901] }],
+    profiles: [{ name: 'Codes', resources: { academicSubjectDescriptors: { read: { exclude: ['shortDescription'] } } } }],
+    clients: [
+      { key: 'test', secret: 'test-secret' },
+      { key: 'limited', secret: 'limited-secret', permissionSet: 'relationship-based', educationOrganizationIds: [255901] },
+      { key: 'prof', secret: 'prof-secret', profiles: ['Codes'] },
+    ],
   });
   // d0..d7 in NS, o0..o1 in OTHER, in this creation order: d0 d1 o0 d2 ... so filters and paging differ.
   const order = ['d0', 'd1', 'o0', 'd2', 'd3', 'o1', 'd4', 'd5', 'd6', 'd7'];
@@ -44,6 +50,8 @@ before(async () => {
   }
   const res = await fetch(`${ref.dataApiBaseUrl}/oauth/token`, { method: 'POST', headers: { Authorization: `Basic ${Buffer.from('limited:limited-secret').toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
   limitedToken = ((await res.json()) as { access_token: string }).access_token;
+  const prof = await fetch(`${ref.dataApiBaseUrl}/oauth/token`, { method: 'POST', headers: { Authorization: `Basic ${Buffer.from('prof:prof-secret').toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+  profileToken = ((await prof.json()) as { access_token: string }).access_token;
 });
 after(async () => { await ref.close(); });
 
@@ -194,4 +202,58 @@ test('deletes and keyChanges feeds: in change-version order, windowed, one key-c
   assert.equal((await ref.data(`schools/${[...ref.store.collection('school').byId.values()].find((s) => s.doc.schoolId === 255902)!.id}`, { method: 'DELETE' })).status, 204);
   assert.equal(((await (await get('schools/deletes', limitedToken)).json()) as unknown[]).length, 0);
   assert.equal(((await (await get('schools/deletes')).json()) as unknown[]).length, 1);
+});
+
+test('query values closer in: echoed as sent, lower-cased only when a whole boolean of a boolean parameter, limit over the configured maximum beside other refusals', async () => {
+  assert.deepEqual(await errorsOf(await get('academicSubjectDescriptors?limit=7&nosuch=1')), ["The query parameter 'nosuch' is not supported by this resource.", 'Limit must be omitted or set to a value between 0 and 6.']);
+  for (const v of ['XTRUE', 'TRUEX', 'False1']) assert.deepEqual(await errorsOf(await get(`academicSubjectDescriptors?totalCount=${v}`)), [`The value '${v}' is not valid for totalCount.`], v);
+  assert.deepEqual(await errorsOf(await get(`academicSubjectDescriptors?pageToken=${encodeToken({ after: 0 })}&offset=1`)), ['Both offset and pageToken parameters were provided, but they support alternative paging approaches and cannot be used together.']);
+  // A text filter is no boolean: TRUE stays TRUE (text matches exactly).
+  const descriptor = { namespace: 'uri://collection.example/GradeLevelDescriptor', codeValue: 'TRUE', shortDescription: 'TRUE' };
+  assert.equal((await ref.data('gradeLevelDescriptors', { method: 'POST', body: JSON.stringify(descriptor) })).status, 201);
+  assert.deepEqual(await codes(await get('gradeLevelDescriptors?codeValue=TRUE')), ['TRUE']);
+  // A boolean filter of the resource reads any case.
+  const school = { nameOfInstitution: 'S', educationOrganizationCategories: [], gradeLevels: [] };
+  ref.store.create(ref.store.model.byName.get('school')!, { ...school, schoolId: 255904 });
+  for (const [name, official] of [['Official', true], ['Unofficial', false]] as const) {
+    assert.equal((await ref.data('classPeriods', { method: 'POST', body: JSON.stringify({ schoolReference: { schoolId: 255904 }, classPeriodName: name, officialAttendancePeriod: official }) })).status, 201);
+  }
+  const periods = async (query: string) => ((await (await get(`classPeriods?schoolId=255904&${query}`)).json()) as { classPeriodName: string }[]).map((p) => p.classPeriodName);
+  assert.deepEqual(await periods('officialAttendancePeriod=TRUE'), ['Official']);
+  assert.deepEqual(await periods('officialAttendancePeriod=False'), ['Unofficial']);
+});
+
+test('integer filters past 2^53 compare by the digits sent', async () => {
+  const school = { nameOfInstitution: 'Big', educationOrganizationCategories: [], gradeLevels: [] };
+  ref.store.create(ref.store.model.byName.get('school')!, { ...school, schoolId: 9007199254740993n });
+  const names = async (query: string) => ((await (await get(`schools?${query}`)).json()) as { nameOfInstitution: string }[]).map((s) => s.nameOfInstitution);
+  assert.deepEqual(await names('schoolId=9007199254740993'), ['Big']);
+  assert.deepEqual(await names('schoolId=%209007199254740993'), ['Big'], 'surrounding space as the number reads it');
+  assert.deepEqual(await names('schoolId=9007199254740992'), [], 'the neighbouring integer, equal as a double');
+  assert.deepEqual(await names('schoolId=9007199254740993&nameOfInstitution=Big'), ['Big'], 'as the second filter too');
+});
+
+test('partitions and feeds: parameter names in any case, and readable by a client that may only read descriptors', async () => {
+  const tokens = async (query: string, token?: string) => {
+    const res = await get(`academicSubjectDescriptors/partitions${query}`, token);
+    assert.equal(res.status, 200, await res.clone().text());
+    return ((await res.json()) as { pageTokens: string[] }).pageTokens.map((t) => decodeToken(t));
+  };
+  assert.equal((await tokens('?NUMBER=3')).length, 3);
+  const versions = ids.map((id) => ref.store.collection('academicSubjectDescriptor').byId.get(id)!.changeVersion);
+  assert.deepEqual(await tokens(`?minchangeversion=${versions[6]}&MAXCHANGEVERSION=${versions[7]}`), [{ after: 0, until: createdOf(ids[7]) }]);
+  assert.deepEqual(await tokens(`?MinChangeVersion=${versions[7]}`, limitedToken), [{ after: 0, until: createdOf(ids[7]) }]);
+  assert.equal((await get('academicSubjectDescriptors/deletes', limitedToken)).status, 200);
+  assert.equal((await get('academicSubjectDescriptors/keyChanges', limitedToken)).status, 200);
+});
+
+test('collection reads through a read profile: its media type required, its view on every item', async () => {
+  const R = 'application/vnd.core.academicsubjectdescriptor.codes.readable+json';
+  const plain = await get('academicSubjectDescriptors?limit=2', profileToken);
+  assert.equal(plain.status, 403);
+  const read = await fetch(`${ref.dataApiBaseUrl}/data/v3/core/academicSubjectDescriptors?limit=2`, { headers: { Authorization: `Bearer ${profileToken}`, Accept: R } });
+  assert.equal(read.status, 200);
+  assert.equal(read.headers.get('content-type'), `${R}; charset=utf-8`);
+  const items = (await read.json()) as Record<string, unknown>[];
+  assert.deepEqual(items.map((d) => [d.codeValue, 'shortDescription' in d]), [['d0', false], ['d1', false]]);
 });

@@ -44,8 +44,9 @@ export function readQuery(api: DataApi, ctx: Context, operationId: string, allow
     // Boolean values match case-insensitively (decisions #15): TRUE, True and true alike.
     else query[name] = booleans.has(name) && /^(true|false)$/i.test(value ?? '') ? value!.toLowerCase() : value ?? '';
   }
-  const { errors, query: typed } = api.validator.validate(operationId, { method: 'GET', path: ctx.state.specPath as string, query });
-  const bad = queryErrors(errors, typed);
+  const { errors, query: typed } = api.validator.validate(operationId, { path: ctx.state.specPath as string, query });
+  // Messages name each value as it was sent.
+  const bad = queryErrors(errors, query);
   const limitMax = api.settings.pageSizeLimit;
   const paging: Paging = {
     offset: typeof typed.offset === 'number' ? typed.offset : 0,
@@ -60,7 +61,8 @@ export function readQuery(api: DataApi, ctx: Context, operationId: string, allow
     else if (b.name === 'offset') problems.push('Offset must be greater than or equal to 0.');
     else problems.push(b.message);
   }
-  if (query.limit !== undefined && !bad.some((b) => b.name === 'limit') && (paging.limit < 0 || paging.limit > limitMax)) {
+  // The interface description bounds limit by the default maximum; the configured one may be lower.
+  if (paging.limit > limitMax) {
     problems.push(`Limit must be omitted or set to a value between 0 and ${limitMax}.`);
   }
   const sent = (name: string) => Object.hasOwn(query, name);
