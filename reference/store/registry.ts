@@ -9,6 +9,9 @@ import { DataStore } from './store.js';
  * durable by a journal and a lowdb file at that path, see persistence.ts). Unknown schemes are
  * refused.
  */
+/** A connection string naming no store this reference has: the instance's configuration is wrong. */
+export class UnsupportedConnectionString extends Error {}
+
 export class StoreRegistry {
   private readonly stores = new Map<string, DataStore>();
   private readonly persistences: Persistence[] = [];
@@ -21,7 +24,7 @@ export class StoreRegistry {
     const colon = connectionString.indexOf(':');
     const scheme = connectionString.slice(0, colon);
     const rest = connectionString.slice(colon + 1);
-    if ((scheme !== 'memory' && scheme !== 'file') || !rest) throw new Error(`unsupported data-store connection string '${scheme}:…' (use memory:<name> or file:<path>)`);
+    if ((scheme !== 'memory' && scheme !== 'file') || !rest) throw new UnsupportedConnectionString(`unsupported data-store connection string '${scheme}:…' (use memory:<name> or file:<path>)`);
     const store = new DataStore(this.model);
     if (scheme === 'file') {
       const persistence = Persistence.open(rest, store, this.options);

@@ -15,11 +15,13 @@ export function startReferenceErrorLog(): void {
   writeFileSync(REFERENCE_ERROR_LOG, '');
 }
 
-/** One line for the end of a run: how many failures the reference logged, how many were provoked on purpose. */
+/** One line for the end of a run: how many failures the reference logged, and why: provoked, misconfigured instance, or neither (a defect). */
 export function referenceErrorSummary(): string | undefined {
   if (!existsSync(REFERENCE_ERROR_LOG)) return undefined;
   const lines = readFileSync(REFERENCE_ERROR_LOG, 'utf8').split('\n').filter((l) => /^\d{4}-\d\d-\d\dT/.test(l));
   if (!lines.length) return 'reference: no request failed inside it';
   const expected = lines.filter((l) => / expected: /.test(l)).length;
-  return `reference: ${lines.length} request${lines.length === 1 ? '' : 's'} failed inside it, ${expected} of them provoked on purpose (expected:) → ${relative(process.cwd(), REFERENCE_ERROR_LOG)}`;
+  const configuration = lines.filter((l) => / configuration: /.test(l)).length;
+  const unexplained = lines.length - expected - configuration;
+  return `reference: ${lines.length} request${lines.length === 1 ? '' : 's'} failed inside it: ${expected} provoked on purpose (expected:), ${configuration} on instances whose connection string cannot be used (configuration:; the suites configure some so), ${unexplained} otherwise → ${relative(process.cwd(), REFERENCE_ERROR_LOG)}`;
 }
