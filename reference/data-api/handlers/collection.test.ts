@@ -223,7 +223,7 @@ test('query values closer in: echoed as sent, lower-cased only when a whole bool
   assert.deepEqual(await periods('officialAttendancePeriod=False'), ['Unofficial']);
 });
 
-test('integer filters past 2^53 compare by the digits sent', async () => {
+test('numeric filters compare by value, integers past 2^53 by the digits sent, text as sent', async () => {
   const school = { nameOfInstitution: 'Big', educationOrganizationCategories: [], gradeLevels: [] };
   ref.store.create(ref.store.model.byName.get('school')!, { ...school, schoolId: 9007199254740993n });
   const names = async (query: string) => ((await (await get(`schools?${query}`)).json()) as { nameOfInstitution: string }[]).map((s) => s.nameOfInstitution);
@@ -231,6 +231,12 @@ test('integer filters past 2^53 compare by the digits sent', async () => {
   assert.deepEqual(await names('schoolId=%209007199254740993'), ['Big'], 'surrounding space as the number reads it');
   assert.deepEqual(await names('schoolId=9007199254740992'), [], 'the neighbouring integer, equal as a double');
   assert.deepEqual(await names('schoolId=9007199254740993&nameOfInstitution=Big'), ['Big'], 'as the second filter too');
+  // Below 2^53 numbers compare by value, text by the text sent.
+  ref.store.create(ref.store.model.byName.get('assessment')!, { assessmentIdentifier: 'A', namespace: 'uri://collection.example', assessmentTitle: 'T', maxRawScore: 1.5 });
+  const scores = async (query: string) => ((await (await get(`assessments?${query}`)).json()) as { assessmentIdentifier: string }[]).map((a) => a.assessmentIdentifier);
+  assert.deepEqual(await scores('maxRawScore=1.50'), ['A']);
+  assert.deepEqual(await scores('maxRawScore=1.5&assessmentIdentifier=%20A'), [], 'text keeps its spaces');
+  assert.deepEqual(await codes(await get('academicSubjectDescriptors?codeValue=%20d3')), []);
 });
 
 test('partitions and feeds: parameter names in any case, and readable by a client that may only read descriptors', async () => {
