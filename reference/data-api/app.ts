@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
-import { AVAILABLE_CHANGE_VERSIONS_PATH, DATA_ROOT, NAMESPACE_SEGMENT, TOKEN_PATH } from '../../spec/generate/openapi-data.js';
+import { AVAILABLE_CHANGE_VERSIONS_PATH, DATA_ROOT, TOKEN_PATH } from '../../spec/generate/openapi-data.js';
 import type { CompiledModel } from '../../spec/model/compiled.js';
 import type { Settings } from '../config/load.js';
 import { errorBoundary } from '../http/boundary.js';
@@ -95,10 +95,6 @@ async function dispatch(api: DataApi, ctx: Context, route: Route): Promise<void>
   // A malformed id is refused before the method check, whatever the method (decisions #11).
   if (route.kind === 'item') parseId(route.id!);
   if (!ALLOWED[route.kind].includes(method)) throw methodNotAllowed(route, method);
-  // Operation paths are relative to the data root, as the generated interface descriptions (in
-  // neutral names, whatever the deployment's) lay them out.
-  const base = `/${NAMESPACE_SEGMENT}/${route.resource.endpoint}`;
-  ctx.state.specPath = route.kind === 'collection' ? base : route.kind === 'item' ? `${base}/${route.id}` : `${base}/${route.kind}`;
   if (method !== 'GET') {
     // Writes are refused while a snapshot is selected (seed rule 5).
     if (/^true$/i.test(ctx.get('use-snapshot'))) {

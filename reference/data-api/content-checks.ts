@@ -23,8 +23,10 @@ export function contentErrors(resource: CompiledResource, doc: Record<string, un
   const errors: ValidationErrors = {};
   const add = (path: string, message: string) => (errors[path] ??= []).push(message);
   walk(doc, '$', (path, name, value) => {
-    if (typeof value === 'string' && DANGEROUS.test(value)) add(path, `${name} contains a potentially dangerous value.`);
-    if (typeof value === 'string' && unstorable(value)) add(path, `${name} contains a character that cannot be stored (a lone surrogate or NUL).`);
+    if (typeof value === 'string') {
+      if (DANGEROUS.test(value)) add(path, `${name} contains a potentially dangerous value.`);
+      if (unstorable(value)) add(path, `${name} contains a character that cannot be stored (a lone surrogate or NUL).`);
+    }
     if (/^(schoolYear|.+SchoolYear)$/.test(name) && (typeof value === 'number' || typeof value === 'bigint')) {
       const year = Number(value);
       if (year < schoolYears.min || year > schoolYears.max) add(path, `${name} must be between ${schoolYears.min} and ${schoolYears.max}.`);

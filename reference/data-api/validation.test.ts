@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { ErrorObject } from 'ajv';
+import { readFileSync } from 'node:fs';
+import { operationIds, validationDocument } from '../../spec/generate/openapi-data.js';
 import { model } from '../../spec/model/index.js';
 import { startForTest } from '../tests/helpers.js';
 import { contentErrors } from './content-checks.js';
 import { normalizeBody } from './normalize.js';
 import { bodyErrors, jsonPath, queryErrors } from './validation-errors.js';
+import { RequestValidator } from './validator.js';
 
 /**
  * Write-body validation (seed: Errors, Limits; decisions #4, #5, #10, #28) in process: the
@@ -123,7 +126,7 @@ test('lenient readings: numeric text, boolean spellings, optional nulls, in refe
     assert.equal(period.officialAttendancePeriod, stored, JSON.stringify(sent));
     assert.deepEqual((ref.store.collection('bellSchedule').byId.get(sid)!.doc as { classPeriods: unknown[] }).classPeriods, [{ classPeriodReference: { classPeriodName: 'P1', schoolId: SCHOOL_ID } }]);
   }
-  for (const bad of ['yes', 'truex', 2, '1']) {
+  for (const bad of ['yes', 'truex', 'xtrue', 2, '1']) {
     assert.deepEqual(Object.keys(await refused(await post('classPeriods', { classPeriodName: 'P1', schoolReference: { schoolId: SCHOOL_ID }, officialAttendancePeriod: bad }))), ['$.officialAttendancePeriod'], JSON.stringify(bad));
   }
   // A required member sent as null is missing, not absent-and-fine.
@@ -136,24 +139,31 @@ test('normalizeBody reads what it should and leaves the rest for validation', ()
   assert.deepEqual(normalizeBody(c, [1]), [1]);
   assert.equal(normalizeBody(c, 'text'), 'text');
   const out = normalizeBody(c, {
-    numberOfParts: '12', minimumAvailableCredits: '3.', maximumAvailableCredits: '1.5x', courseTitle: '12', unknownMember: '3',
+    numberOfParts: '12', minimumAvailableCredits: '3.', maximumAvailableCredits: '1.5x', courseTitle: '12', unknownMember: '3', maximumAvailableCreditConversion: 'x1.5',
     educationOrganizationReference: { educationOrganizationId: '-7', extra: '1' },
   }) as Record<string, unknown>;
-  assert.deepEqual(out, { numberOfParts: 12, minimumAvailableCredits: 3, maximumAvailableCredits: '1.5x', courseTitle: '12', unknownMember: '3', educationOrganizationReference: { educationOrganizationId: -7, extra: '1' } });
+  assert.deepEqual(out, { numberOfParts: 12, minimumAvailableCredits: 3, maximumAvailableCredits: '1.5x', courseTitle: '12', unknownMember: '3', maximumAvailableCreditConversion: 'x1.5', educationOrganizationReference: { educationOrganizationId: -7, extra: '1' } });
+  // Every decimal spelling: several integer digits, several fraction digits, a signed exponent.
+  for (const [text, n] of [['12.5', 12.5], ['.55', 0.55], ['1e-2', 0.01], ['-2E+2', -200], ['7', 7]] as const) {
+    assert.deepEqual(normalizeBody(c, { minimumAvailableCredits: text }), { minimumAvailableCredits: n }, text);
+  }
+  // Only text is read: a list holding numeric text is left for validation, and so is a reference member left out.
+  assert.deepEqual(normalizeBody(c, { numberOfParts: ['5'], minimumAvailableCredits: ['1.5'], educationOrganizationReference: {} }), { numberOfParts: ['5'], minimumAvailableCredits: ['1.5'], educationOrganizationReference: {} });
   // Integer text past 2^53 is kept exact as a BigInt; a fraction in an integer member is left alone.
   // A required member sent as null stays, for validation to refuse; an optional one is dropped.
   const big = normalizeBody(resource('school'), { schoolId: '9007199254740993', nameOfInstitution: null, webSite: null }) as Record<string, unknown>;
   assert.deepEqual(big, { schoolId: 9007199254740993n, nameOfInstitution: null });
   assert.deepEqual(normalizeBody(resource('school'), { schoolId: '9007199254740991' }), { schoolId: 9007199254740991 });
   assert.deepEqual(normalizeBody(resource('school'), { schoolId: '-9007199254740992' }), { schoolId: -9007199254740992n });
+  assert.deepEqual(normalizeBody(resource('school'), { schoolId: '-9007199254740991' }), { schoolId: -9007199254740991 });
   assert.deepEqual(normalizeBody(c, { numberOfParts: '1.5', educationOrganizationReference: 'x', identificationCodes: 'x' }), { numberOfParts: '1.5', educationOrganizationReference: 'x', identificationCodes: 'x' });
   assert.deepEqual(normalizeBody(c, { educationOrganizationReference: ['1'] }), { educationOrganizationReference: ['1'] });
   // Nested objects are read too.
-  const assessment = normalizeBody(resource('assessment'), { adaptiveAssessment: 'True', contentStandard: { title: 't', beginDate: null, publicationYear: '2020' } });
-  assert.deepEqual(assessment, { adaptiveAssessment: true, contentStandard: { title: 't', publicationYear: 2020 } });
-  // A reference inside collection items is looked up by its item path.
-  const sections = normalizeBody(resource('assessment'), { sections: [{ sectionReference: { localCourseCode: 'c', schoolId: '5', schoolYear: '2024', sessionName: 's', sectionIdentifier: 'x' } }] });
-  assert.deepEqual(sections, { sections: [{ sectionReference: { localCourseCode: 'c', schoolId: 5, schoolYear: 2024, sessionName: 's', sectionIdentifier: 'x' } }] });
+  const assessment = normalizeBody(resource('assessment'), { adaptiveAssessment: 'True', contentStandard: { title: 't', beginDate: null, publicationYear: '2020', mandatingEducationOrganizationReference: { educationOrganizationId: '255901' } } });
+  assert.deepEqual(assessment, { adaptiveAssessment: true, contentStandard: { title: 't', publicationYear: 2020, mandatingEducationOrganizationReference: { educationOrganizationId: 255901 } } });
+  // A reference inside collection items is looked up by its item path; its text members stay text, digits or not.
+  const sections = normalizeBody(resource('assessment'), { sections: [{ sectionReference: { localCourseCode: '123', schoolId: '5', schoolYear: '2024', sessionName: '2024', sectionIdentifier: 'x' } }] });
+  assert.deepEqual(sections, { sections: [{ sectionReference: { localCourseCode: '123', schoolId: 5, schoolYear: 2024, sessionName: '2024', sectionIdentifier: 'x' } }] });
 });
 
 test('content checks: markup, unstorable text, school years at both bounds, duplicate items', () => {
@@ -166,7 +176,7 @@ test('content checks: markup, unstorable text, school years at both bounds, dupl
     assert.deepEqual(contentErrors(calendar, { ...base, schoolYearTypeReference: { schoolYear: year } }, years), { '$.schoolYearTypeReference.schoolYear': ['schoolYear must be between 1991 and 2050.'] }, String(year));
   }
   // Any member named schoolYear or ending in SchoolYear; not one merely containing it.
-  assert.deepEqual(Object.keys(contentErrors(resource('student'), { birthDate: 'x', cohortYears: [{ entrySchoolYear: 1900, schoolYearCount: 1900, mySchoolYearX: 1900 }] }, years)), ['$.cohortYears[0].entrySchoolYear']);
+  assert.deepEqual(Object.keys(contentErrors(resource('student'), { birthDate: 'x', cohortYears: [{ entrySchoolYear: 1900, schoolYearCount: 1900, mySchoolYearX: 1900, fooschoolYear: 1900 }] }, years)), ['$.cohortYears[0].entrySchoolYear']);
   assert.deepEqual(contentErrors(calendar, { ...base, schoolYearTypeReference: { schoolYear: '1900' } }, years), {}, 'text is the schema’s to refuse');
 
   for (const dangerous of ['<script>', 'a <b', '</x', '<!--', '<?xml', '&#60;']) {
@@ -187,6 +197,8 @@ test('content checks: markup, unstorable text, school years at both bounds, dupl
   const ordinalOf = (n: number) => Object.values(contentErrors(calendar, grades(...Array.from({ length: n }, () => 'a')), years)).at(-1)![0].split(' ')[1];
   assert.deepEqual([2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112, 113].map(ordinalOf), ['2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd', '101st', '111th', '112th', '113th']);
   assert.deepEqual(contentErrors(calendar, { ...base, gradeLevels: 'x' }, years), {}, 'a collection that is not a list is the schema’s to refuse');
+  assert.deepEqual(contentErrors(calendar, { ...base, gradeLevels: [null] }, years), {}, 'so is an item that is no object');
+  assert.deepEqual(contentErrors(calendar, { ...base, calendarCode: 7 as unknown as string }, years), {}, 'and a number where text belongs');
 });
 
 test('jsonPath and the wording of every kind of body error', () => {
@@ -214,12 +226,19 @@ test('jsonPath and the wording of every kind of body error', () => {
     e('/requestBody/a/0', 'type', { type: 'object' }),
     e('/requestBody', 'required', { missingProperty: 'top' }),
     e('/requestBody/0', 'minLength', { limit: 2 }),
+    e('/requestBody/line1', 'maxLength', { limit: 3 }),
+    e('/requestBody/a/12', 'maxLength', { limit: 4 }),
+    e('/requestBody/1a', 'maxLength', { limit: 5 }),
+    e('/requestBody/n', 'minimum'),
   ], body), {
     '$.a[0].x/y': ['x/y cannot contain leading or trailing spaces.'],
     '$.a[0].m~n': ['m~n is required and should not be left empty.'],
     '$.a[0].k': ['k is required.'],
     '$.a': ['a is required and should not be left empty.'],
     '$.n': ['The value 7 is not valid for n.', 'n must be >= 9.', 'n is out of range.'],
+    '$.line1': ['line1 Value should be at most 3 characters'],
+    '$.a[12]': ['a Value should be at most 4 characters'],
+    '$.1a': ['1a Value should be at most 5 characters'],
     '$.s': ["The value 'text' is not valid for s.", 's Value is outside the range of int64.', 's must be equal to constant.', 's is invalid.'],
     '$.a[0]': ['The value {"x/y":" v","m~n":"   "} is not valid for a; expected object.'],
     '$.top': ['top is required.'],
@@ -228,6 +247,7 @@ test('jsonPath and the wording of every kind of body error', () => {
   // A value under a non-object is undefined, not a crash.
   assert.deepEqual(bodyErrors([e('/requestBody/s/x', 'type', { type: 'integer' })], body), { '$.s.x': ['The value undefined is not valid for x; expected integer.'] });
   assert.deepEqual(bodyErrors([e('/requestBody/s/x', 'type', { type: 'integer' })], null), { '$.s.x': ['The value undefined is not valid for x; expected integer.'] });
+  assert.deepEqual(bodyErrors([e('/requestBody/s/0', 'type', { type: 'integer' })], body), { '$.s[0]': ['The value undefined is not valid for s; expected integer.'] }, 'text is not indexed');
 });
 
 test('queryErrors names each offending parameter, unknown ones included, and ignores body errors', () => {
@@ -256,4 +276,19 @@ test('query values are coerced to their types once valid, and left as sent when 
     'Limit must be omitted or set to a value between 0 and 500.',
     "The value 'maybe' is not valid for totalCount.",
   ]);
+});
+
+test('the validator compiles named operations ahead of use and refuses an operation it does not have', async () => {
+  const section = (name: string) => JSON.parse(readFileSync(new URL(`../../spec/openapi/${name}.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
+  const validator = new RequestValidator(validationDocument({ resources: section('resources'), descriptors: section('descriptors') }) as never);
+  await validator.init();
+  assert.throws(() => validator.warm(['nosuchOperation']), (e: Error) => e.message === 'unknown operation nosuchOperation');
+  assert.throws(() => validator.validate('nosuchOperation', { query: {} }), (e: Error) => e.message === 'unknown operation nosuchOperation');
+  const { getAll, post } = operationIds(resource('student'));
+  validator.warm([getAll, post]);
+  assert.deepEqual(validator.validate(getAll, { query: { limit: '5', totalCount: 'true' } }), { errors: [], query: { limit: 5, totalCount: true } });
+  const { errors, query } = validator.validate(getAll, { query: { limit: 'x', offset: '2' } });
+  assert.deepEqual([errors.map((e) => e.instancePath), query], [['/query/limit'], { limit: 'x', offset: 2 }]);
+  assert.deepEqual(validator.validate(post, { query: {}, body: student('V-9') }).errors, []);
+  assert.deepEqual(validator.validate(post, { query: {}, body: { ...student('V-9'), birthDate: 5 } }).errors.map((e) => [e.instancePath, e.keyword]), [['/requestBody/birthDate', 'type']]);
 });

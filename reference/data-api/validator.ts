@@ -15,14 +15,12 @@ function sharedAjv(opts: Options): Ajv {
   addFormats.default(ajv);
   // Time-of-day values carry no zone in this API (`08:30:00`); ajv-formats' `time` requires one.
   ajv.addFormat('time', TIME_OF_DAY);
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n <= 2 ** 31 - 1 });
-  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
+  // ajv-formats' int32 and int64 check what they should; its double accepts any number.
   ajv.addFormat('double', { type: 'number', validate: (n: number) => Number.isFinite(n) });
   return ajv;
 }
 
 export interface RequestToValidate {
-  path: string;
   query: Record<string, string>;
   body?: unknown;
 }
@@ -37,14 +35,12 @@ export class RequestValidator {
     this.api = new OpenAPIBackend({
       definition: document,
       quick: true,
-      strict: false,
       validate: true,
-      // Query values arrive as strings; their typed values come back coerced (limit → number).
-      coerceTypes: true,
+      // openapi-backend asks for one Ajv per context, each always with the same options
+      // (parameters coerced: `limit=5` → 5; bodies exact).
       customizeAjv: (_fresh, opts, context) => {
-        const key = `${context}:${opts.coerceTypes ? 'coerce' : 'exact'}`;
-        let ajv = this.ajvByContext.get(key);
-        if (!ajv) this.ajvByContext.set(key, (ajv = sharedAjv(opts)));
+        let ajv = this.ajvByContext.get(context);
+        if (!ajv) this.ajvByContext.set(context, (ajv = sharedAjv(opts)));
         return ajv;
       },
     });
@@ -61,44 +57,28 @@ export class RequestValidator {
   }
 
   /** Registers an operation's validators, built from the indexed operation object. */
-  private compiled(operationId: string): Operation {
+  private compiled(operationId: string): void {
     const operation = this.operations.get(operationId);
     if (!operation) throw new Error(`unknown operation ${operationId}`);
     const v = this.api.validator;
     if (!v.requestValidators[operationId]) v.requestValidators[operationId] = v.buildRequestValidatorsForOperation(operation) ?? [];
-    return operation;
-  }
-
-  /** Path-parameter readers per operation, from its path template (`/a/{id}` → id). */
-  private readonly pathParams = new Map<string, (path: string) => Record<string, string>>();
-
-  private paramsOf(operation: Operation, path: string): Record<string, string> {
-    let read = this.pathParams.get(operation.operationId!);
-    if (!read) {
-      const names = operation.path.split('/').map((s, i) => [i, /^\{(.+)\}$/.exec(s)?.[1]] as const).filter(([, n]) => n);
-      read = (p) => {
-        const segments = p.split('/');
-        const out: Record<string, string> = {};
-        for (const [i, n] of names) if (segments[i] !== undefined) out[n!] = decodeURIComponent(segments[i]);
-        return out;
-      };
-      this.pathParams.set(operation.operationId!, read);
-    }
-    return read(path);
   }
 
   /**
-   * Ajv errors of the request, or an empty list, and the query with each parameter coerced to
-   * its type where it could be (a value that could not keeps its text). Calls the
-   * operation's compiled validators directly with the parameter object openapi-backend would
-   * build: its validateRequest re-parses the request each time (path template compiled to a
-   * RegExp, headers and cookies mapped with lodash), which costs more than the validation.
+   * Ajv errors of the request's query and body, or an empty list, and the query with each
+   * parameter coerced to its type where it could be (a value that could not keeps its text).
+   * Calls the operation's compiled validators directly: openapi-backend's validateRequest
+   * re-parses the request each time (path template compiled to a RegExp, headers and cookies
+   * mapped with lodash), which costs more than the validation. Path and header parameters are
+   * not given: the router has parsed the only path parameter (the id) before any validation, and
+   * headers are read where they are used; so errors under `/path` say nothing and callers read
+   * only those under `/query` and `/requestBody`.
    */
   validate(operationId: string, req: RequestToValidate): { errors: ErrorObject[]; query: Record<string, unknown> } {
-    const operation = this.compiled(operationId);
+    this.compiled(operationId);
     const validators = this.api.validator.requestValidators[operationId] ?? [];
     const query: Record<string, unknown> = { ...req.query };
-    const parameters: Record<string, unknown> = { path: this.paramsOf(operation, req.path), query, header: { 'content-type': 'application/json' }, cookie: {}, requestBody: req.body };
+    const parameters: Record<string, unknown> = { path: {}, query, header: {}, cookie: {}, requestBody: req.body };
     const errors: ErrorObject[] = [];
     for (const validate of validators) {
       validate(parameters);

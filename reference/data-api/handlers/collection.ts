@@ -44,7 +44,7 @@ export function readQuery(api: DataApi, ctx: Context, operationId: string, allow
     // Boolean values match case-insensitively (decisions #15): TRUE, True and true alike.
     else query[name] = booleans.has(name) && /^(true|false)$/i.test(value ?? '') ? value!.toLowerCase() : value ?? '';
   }
-  const { errors, query: typed } = api.validator.validate(operationId, { path: ctx.state.specPath as string, query });
+  const { errors, query: typed } = api.validator.validate(operationId, { query });
   // Messages name each value as it was sent.
   const bad = queryErrors(errors, query);
   const limitMax = api.settings.pageSizeLimit;

@@ -31,7 +31,7 @@ export async function readWriteBody(api: DataApi, ctx: Context, resource: Compil
   const validationErrors: ValidationErrors = {};
   for (const b of big) if (b.value > INT64_MAX || b.value < INT64_MIN) validationErrors[b.path] = [`${b.path.split('.').pop()!.replace(/\[\d+\]$/, '')} Value is outside the range of int64.`];
   const checked = big.length ? JSON.parse(stringifyExact(body)) as unknown : body;
-  const { errors } = api.validator.validate(operationId, { path: ctx.state.specPath as string, query: {}, body: checked });
+  const { errors } = api.validator.validate(operationId, { query: {}, body: checked });
   for (const [path, messages] of Object.entries(bodyErrors(errors, checked))) if (!validationErrors[path]) validationErrors[path] = messages;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw dataValidationFailed({ $: ['The request body must be a JSON object.'] });
