@@ -23,5 +23,5 @@ export function referenceErrorSummary(): string | undefined {
   const expected = lines.filter((l) => / expected: /.test(l)).length;
   const configuration = lines.filter((l) => / configuration: /.test(l)).length;
   const unexplained = lines.length - expected - configuration;
-  return `reference: ${lines.length} request${lines.length === 1 ? '' : 's'} failed inside it: ${expected} provoked on purpose (expected:), ${configuration} on instances whose connection string cannot be used (configuration:; the suites configure some so), ${unexplained} otherwise → ${relative(process.cwd(), REFERENCE_ERROR_LOG)}`;
+  return `reference: ${lines.length} request${lines.length === 1 ? '' : 's'} failed inside it: ${expected} provoked on purpose (expected:), ${configuration} on instances configured with an unusable connection string (configuration:), ${unexplained} unexplained → ${relative(process.cwd(), REFERENCE_ERROR_LOG)}`;
 }
