@@ -76,7 +76,7 @@ export class RequestValidator {
    */
   validate(operationId: string, req: RequestToValidate): { errors: ErrorObject[]; query: Record<string, unknown> } {
     this.compiled(operationId);
-    const validators = this.api.validator.requestValidators[operationId] ?? [];
+    const validators = this.api.validator.requestValidators[operationId]!; // set by compiled()
     const query: Record<string, unknown> = { ...req.query };
     const parameters: Record<string, unknown> = { path: {}, query, header: {}, cookie: {}, requestBody: req.body };
     const errors: ErrorObject[] = [];

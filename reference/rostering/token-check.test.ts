@@ -88,6 +88,7 @@ test('signature, algorithm, issuer (exactly), audience (string or array), exp, n
 
 test('a key that is not one of the algorithm names the variable', async () => {
   await assert.rejects(TokenCheck.create(config({ publicKeyPem: 'not a key' })), /^Error: OAUTH2_PUBLIC_KEY_PEM: cannot be read as a RS256 public key \(/);
+  await assert.rejects(TokenCheck.create(config({ additionalPublicKeysPem: ['not a key'] })), /^Error: ROSTER_ADDITIONAL_PUBLIC_KEYS_PEM: cannot be read as a RS256 public key \(/);
 });
 
 test('a verified token is cached until the second it expires, not in it', async (t) => {

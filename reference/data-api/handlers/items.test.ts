@@ -31,7 +31,7 @@ const as = (client: string, method: string, endpoint: string, body?: unknown) =>
 
 before(async () => {
   ref = await startForTest({
-    profiles: [{ name: 'Limited', resources: { students: { read: { exclude: ['birthDate'] }, write: { exclude: ['lastSurname'] } } } }],
+    profiles: [{ name: 'Limited', resources: { students: { read: { exclude: ['birthDate'] }, write: { exclude: ['lastSurname'] } }, schools: { write: { exclude: ['webSite'] } } } }],
     clients: [
       { key: 'prof', secret: 's', profiles: ['Limited'] },
       { key: 'test', secret: 'test-secret' },
@@ -237,6 +237,10 @@ test('profiles: the covering media type is required in each direction, and each 
   const created2 = await send(student('S-prof-new'), W);
   assert.equal(created2.status, 400, 'a new record through a writable view that leaves out a required member');
   assert.deepEqual(((await created2.json()) as { validationErrors: unknown }).validationErrors, { '$.lastSurname': ['lastSurname is required.'] });
+  // A view that keeps every required member creates.
+  const newSchool = await fetch(`${ref.dataApiBaseUrl}/data/v3/core/schools`, { method: 'POST', headers: { Authorization: `Bearer ${tokens.prof}`, 'Content-Type': 'application/vnd.core.school.limited.writable+json' }, body: JSON.stringify({ ...school(255960), webSite: 'https://excluded.example' }) });
+  assert.equal(newSchool.status, 201, await newSchool.clone().text());
+  assert.equal('webSite' in ref.store.collection('school').byId.get(idOf(newSchool))!.doc, false);
   const read = (accept?: string) => fetch(`${ref.dataApiBaseUrl}/data/v3/core/students/${id}`, { headers: { Authorization: `Bearer ${tokens.prof}`, ...(accept ? { Accept: accept } : {}) } });
   const plain = await read();
   assert.equal(plain.status, 403);
