@@ -187,7 +187,7 @@ export function partitions(api: DataApi, ctx: Context, route: Route): void {
 /** The index key a query value is compared by (integers past 2^53 by their digits as sent). */
 function wantedKey(resource: CompiledResource, name: string, value: unknown, raw: string): string {
   const kind = resource.queryFields[name].kind;
-  if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) return raw.trim();
+  if (Number.isInteger(value) && !Number.isSafeInteger(value)) return raw.trim();
   return queryValueKey(kind, value);
 }
 
