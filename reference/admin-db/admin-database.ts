@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Low, Memory } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
+import { ConfigurationError } from '../config/configuration-error.js';
 import { encryptConnectionString } from './connection-string-crypto.js';
 
 /**
@@ -34,7 +35,7 @@ export interface AdminData {
   OdsInstanceContexts: OdsInstanceContextRow[];
 }
 
-export class AdminDatabaseError extends Error {}
+export class AdminDatabaseError extends ConfigurationError {}
 
 export class AdminDatabase {
   private byId = new Map<number, OdsInstanceRow>();

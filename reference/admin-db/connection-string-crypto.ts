@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ConfigurationError } from '../config/configuration-error.js';
 
 /**
  * Data-store connection strings as the admin instance table may hold them (decisions #26):
@@ -10,7 +11,7 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEq
 export class EncryptionKeyError extends Error {}
 
 /** Raised for a value that looks encrypted but does not decrypt; never carries the value or key. */
-export class DecryptionError extends Error {
+export class DecryptionError extends ConfigurationError {
   constructor(reason: string) { super(`cannot decrypt the connection string: ${reason}`); }
 }
 

@@ -1,4 +1,4 @@
-import { AdminDatabaseError, type AdminDatabases, DecryptionError, parseEncryptionKey, readConnectionString } from '../admin-db/index.js';
+import { type AdminDatabases, parseEncryptionKey, readConnectionString } from '../admin-db/index.js';
 import type { Settings } from '../config/load.js';
 import { Problem } from '../http/problems.js';
 import type { Principal } from '../security/bearer.js';
@@ -39,17 +39,13 @@ export class InstanceResolver {
     const cacheKey = `${admin}\u0000${id}`;
     const hit = this.resolved.get(cacheKey);
     if (hit) return hit;
-    try {
-      const row = (await this.admins.get(admin)).instance(id);
-      if (!row) throw new Problem('not-found', { detail: 'The specified data could not be found.', errors: [`No data store instance ${id} is configured.`] });
-      const store = this.stores.open(readConnectionString(row.ConnectionString, this.key));
-      this.resolved.set(cacheKey, store);
-      return store;
-    } catch (err) {
-      // Never echo a connection string or key: the system problem says nothing more.
-      if (err instanceof AdminDatabaseError || err instanceof DecryptionError) throw new Problem('system');
-      throw err;
-    }
+    // An admin database or connection string that cannot be used (ConfigurationError) reaches
+    // the error boundary: a bare system problem, never echoing a connection string or key.
+    const row = (await this.admins.get(admin)).instance(id);
+    if (!row) throw new Problem('not-found', { detail: 'The specified data could not be found.', errors: [`No data store instance ${id} is configured.`] });
+    const store = this.stores.open(readConnectionString(row.ConnectionString, this.key));
+    this.resolved.set(cacheKey, store);
+    return store;
   }
 }
 

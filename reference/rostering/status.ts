@@ -1,7 +1,6 @@
 import type { Context, Next } from 'koa';
-import { DecryptionError } from '../admin-db/index.js';
 import { logRequestError } from '../http/error-log.js';
-import { UnsupportedConnectionString } from '../store/registry.js';
+import { ConfigurationError } from '../config/configuration-error.js';
 
 /**
  * Rostering failures: the `stdx_` status body (seed: Authentication; research/rostering.md §5),
@@ -32,9 +31,7 @@ export async function statusBoundary(ctx: Context, next: Next): Promise<void> {
     await next();
   } catch (err) {
     const known = err instanceof RosterError ? err : undefined;
-    // An instance whose connection string cannot be used is the operator's to fix, not a defect: said so.
-    const misconfigured = err instanceof DecryptionError || err instanceof UnsupportedConnectionString;
-    if (!known) logRequestError(`${misconfigured ? 'configuration: ' : ''}rostering ${ctx.method} ${ctx.path}: ${(err as Error)?.message ?? err}`);
+    if (!known) logRequestError(`${err instanceof ConfigurationError ? 'configuration: ' : ''}rostering ${ctx.method} ${ctx.path}: ${(err as Error)?.message ?? err}`);
     const e = known ?? new RosterError(500, 'An internal server error occurred');
     ctx.status = e.status;
     if (e.status === 401) ctx.set('WWW-Authenticate', 'Bearer');

@@ -1,6 +1,10 @@
 import type { CompiledModel } from '../../spec/model/compiled.js';
 import { Persistence, type PersistenceOptions } from './persistence.js';
+import { ConfigurationError } from '../config/configuration-error.js';
 import { DataStore } from './store.js';
+
+/** A connection string naming no store this reference has. */
+export class UnsupportedConnectionString extends ConfigurationError {}
 
 /**
  * Data stores by connection string, opened once and shared by every server in the process, so
@@ -9,9 +13,6 @@ import { DataStore } from './store.js';
  * durable by a journal and a lowdb file at that path, see persistence.ts). Unknown schemes are
  * refused.
  */
-/** A connection string naming no store this reference has: the instance's configuration is wrong. */
-export class UnsupportedConnectionString extends Error {}
-
 export class StoreRegistry {
   private readonly stores = new Map<string, DataStore>();
   private readonly persistences: Persistence[] = [];
