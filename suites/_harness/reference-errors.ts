@@ -15,7 +15,7 @@ export function startReferenceErrorLog(): void {
   writeFileSync(REFERENCE_ERROR_LOG, '');
 }
 
-/** One line for the end of a run: how many failures the reference logged, and why: provoked, misconfigured instance, or neither (a defect). */
+/** One line for the end of a run: how many failures the reference logged, and why: provoked, an unusable setting, or neither (a defect). */
 export function referenceErrorSummary(): string | undefined {
   if (!existsSync(REFERENCE_ERROR_LOG)) return undefined;
   const lines = readFileSync(REFERENCE_ERROR_LOG, 'utf8').split('\n').filter((l) => /^\d{4}-\d\d-\d\dT/.test(l));
@@ -23,5 +23,5 @@ export function referenceErrorSummary(): string | undefined {
   const expected = lines.filter((l) => / expected: /.test(l)).length;
   const configuration = lines.filter((l) => / configuration: /.test(l)).length;
   const unexplained = lines.length - expected - configuration;
-  return `reference: ${lines.length} request${lines.length === 1 ? '' : 's'} failed inside it: ${expected} provoked on purpose (expected:), ${configuration} on instances configured with an unusable connection string (configuration:), ${unexplained} unexplained → ${relative(process.cwd(), REFERENCE_ERROR_LOG)}`;
+  return `reference: ${lines.length} request${lines.length === 1 ? '' : 's'} failed inside it: ${expected} provoked on purpose (expected:), ${configuration} on a setting that cannot be used (configuration:), ${unexplained} unexplained → ${relative(process.cwd(), REFERENCE_ERROR_LOG)}`;
 }
