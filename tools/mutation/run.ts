@@ -1,45 +1,57 @@
 /**
- * `npm run mutation [-- <group>... ] [--full] [--report]`: StrykerJS over the module groups of
- * groups.json, one Stryker run per group (each with its own incremental file, so a run re-tests
- * only mutants whose code or tests changed; --full ignores them), then one score over every
- * group's latest report (--report: only that score, running nothing).
+ * `npm run mutation [-- <group>...] [--unit] [--full] [--report]`: StrykerJS over the module
+ * groups of groups.json, one Stryker run per group, then one score over every group's latest
+ * report (--report: only that score, running nothing).
+ *
+ * The tests that judge a mutant are, by default, the group's Playwright suite families run
+ * against the embedded reference built from the mutated sources (suites/family.ts): the
+ * conformance suites themselves, black-box. --unit judges with the group's in-process node:test
+ * files instead: faster, and blind to nothing inside the reference, so a measure of the
+ * reference's own tests. Each group and kind keeps its own incremental file, so a run re-tests
+ * only mutants whose code or tests changed; --full ignores them.
  *
  * A mutant counts as killed when a test failed or timed out under it (Stryker's "detected");
  * survivors and uncovered mutants count against the score. Survivors listed with a reason in
- * equivalent-survivors.json are reported as such (and still count against the score); any other
- * survivor is printed, and fails the run, as does a score under the goal.
+ * equivalent-survivors.json are reported as such (and still count against the score); an entry
+ * with `"only": "suites"` is a change no request can observe, listed for the suites alone. Any
+ * other survivor is printed, and fails the run, as does a score under the goal.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { writeManifests } from './suites/manifests.js';
 
 const GOAL = 85;
 const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
-const groups = JSON.parse(readFileSync(here('groups.json'), 'utf8')) as Record<string, { mutate: string[]; tests: string[] }>;
+const groups = JSON.parse(readFileSync(here('groups.json'), 'utf8')) as Record<string, { mutate: string[]; tests: string[]; suites: string[] }>;
 
 interface Mutant { id: string; mutatorName: string; replacement?: string; status: string; location: { start: { line: number; column: number } } }
 interface Report { files: Record<string, { mutants: Mutant[] }> }
-interface Equivalent { file: string; line: number; mutator: string; replacement?: string; reason: string }
+interface Equivalent { file: string; line: number; mutator: string; replacement?: string; reason: string; only?: 'suites' }
 
 const args = process.argv.slice(2);
 const full = args.includes('--full');
 const reportOnly = args.includes('--report');
+const unit = args.includes('--unit');
+const kind = unit ? 'in-process tests' : 'suites';
 const chosen = args.filter((a) => !a.startsWith('--'));
 for (const g of chosen) if (!groups[g]) throw new Error(`unknown group ${g}; groups: ${Object.keys(groups).join(', ')}`);
+const reportDir = here(`../../reports/mutation/${unit ? '' : 'suites/'}`);
 
 const started = Date.now();
 for (const group of reportOnly ? [] : chosen.length ? chosen : Object.keys(groups)) {
-  console.log(`\n== mutation group ${group}: ${groups[group].mutate.join(', ')}`);
+  console.log(`\n== mutation group ${group} (${kind}): ${groups[group].mutate.join(', ')}`);
+  if (!unit) writeManifests(groups[group].suites);
   const t0 = Date.now();
   const run = spawnSync(here('../../node_modules/.bin/stryker'), ['run', here('stryker.config.mjs')], {
     stdio: 'inherit',
-    env: { ...process.env, MUTATION_GROUP: group, ...(full ? { MUTATION_FULL: '1' } : {}) },
+    env: { ...process.env, MUTATION_GROUP: group, ...(unit ? {} : { MUTATION_SUITES: '1' }), ...(full ? { MUTATION_FULL: '1' } : {}) },
   });
   if (run.status !== 0) throw new Error(`stryker failed for group ${group} (exit ${run.status})`);
   console.log(`== group ${group} took ${((Date.now() - t0) / 60000).toFixed(1)} min`);
 }
 
-const equivalents = JSON.parse(readFileSync(here('equivalent-survivors.json'), 'utf8')) as Equivalent[];
+const equivalents = (JSON.parse(readFileSync(here('equivalent-survivors.json'), 'utf8')) as Equivalent[]).filter((e) => !e.only || !unit);
 const isEquivalent = (file: string, m: Mutant) => equivalents.some((e) => e.file === file && e.line === m.location.start.line && e.mutator === m.mutatorName && (e.replacement === undefined || e.replacement === m.replacement));
 
 let killed = 0;
@@ -49,7 +61,7 @@ let equivalentCount = 0;
 const rows: string[] = [];
 const missing: string[] = [];
 for (const group of Object.keys(groups)) {
-  const path = here(`../../reports/mutation/${group}.json`);
+  const path = `${reportDir}${group}.json`;
   if (!existsSync(path)) { missing.push(group); continue; }
   const report = JSON.parse(readFileSync(path, 'utf8')) as Report;
   for (const [file, { mutants }] of Object.entries(report.files).sort()) {
@@ -65,12 +77,17 @@ for (const group of Object.keys(groups)) {
     }
   }
 }
-console.log(`\n${'module'.padEnd(48)} ${'valid'.padStart(5)} ${'killed'.padStart(7)} ${'survived'.padStart(8)} ${'no cover'.padStart(8)} ${'errors'.padStart(7)} ${'score'.padStart(7)}`);
+console.log(`\nmutants judged by the ${kind}`);
+console.log(`${'module'.padEnd(48)} ${'valid'.padStart(5)} ${'killed'.padStart(7)} ${'survived'.padStart(8)} ${'no cover'.padStart(8)} ${'errors'.padStart(7)} ${'score'.padStart(7)}`);
 for (const r of rows) console.log(r);
 console.log(`\nsurvivors listed as equivalent (equivalent-survivors.json): ${equivalentCount}`);
 if (unexplained.length) console.log(`survivors neither killed nor listed as equivalent: ${unexplained.length}\n  ${unexplained.join('\n  ')}`);
-if (missing.length) console.log(`groups without a report (not counted; run \`npm run mutation -- ${missing.join(' ')}\`): ${missing.join(', ')}`);
+if (missing.length) console.log(`groups without a report (not counted; run \`npm run mutation -- ${unit ? '--unit ' : ''}${missing.join(' ')}\`): ${missing.join(', ')}`);
 console.log(`run time: ${((Date.now() - started) / 60000).toFixed(1)} min`);
-const score = total ? (100 * killed) / total : 100;
+if (!total) {
+  console.log('mutation score: none (no report)');
+  process.exit(1);
+}
+const score = (100 * killed) / total;
 if (score < GOAL || unexplained.length || missing.length) process.exitCode = 1;
 console.log(`mutation score: ${score.toFixed(1)}% (killed ${killed} / ${total})`);

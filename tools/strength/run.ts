@@ -10,11 +10,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FLOWS_ENV, embeddedFlowServers } from '../../suites/rostering/_support/flows.js';
 import type { Target } from '../../suites/targets/types.js';
+import { portBlocks } from '../ports.js';
 import { faults, type Fault } from './faults/index.js';
 import { DeviatingProxy, Tokens, type Clients, type Route, type Transformer } from './proxy.js';
 
@@ -43,37 +43,12 @@ const proxies = new Set<DeviatingProxy>();
 
 // ---- ports -----------------------------------------------------------------------------------------
 
-function tryListen(port: number): Promise<number | undefined> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.once('error', () => resolve(undefined));
-    s.listen(port, '127.0.0.1', () => {
-      const got = (s.address() as { port: number }).port;
-      s.close(() => resolve(got));
-    });
-  });
-}
-
 /**
  * Where the references' ports come from: STRENGTH_PORT_BASE=<port> takes consecutive blocks from
- * there (for a machine where several runs share fixed port ranges); otherwise random blocks away
- * from the fixed ports (18080–18300) other runs use. The proxy listens on ephemeral ports.
+ * there (for a machine where several runs share fixed port ranges); otherwise random blocks. The
+ * proxy listens on ephemeral ports.
  */
-const PORT_BASE = process.env.STRENGTH_PORT_BASE ? Number(process.env.STRENGTH_PORT_BASE) : undefined;
-if (PORT_BASE !== undefined && !(Number.isInteger(PORT_BASE) && PORT_BASE > 0 && PORT_BASE < 65_000)) throw new Error(`STRENGTH_PORT_BASE=${process.env.STRENGTH_PORT_BASE} is not a port`);
-let nextPort = PORT_BASE;
-
-/** `n` consecutive free loopback ports. */
-async function freeBlock(n: number): Promise<number> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const base = nextPort ?? 20_000 + Math.floor(Math.random() * 40_000);
-    if (nextPort !== undefined) nextPort += n;
-    let free = true;
-    for (let p = base; p < base + n && free; p++) free = (await tryListen(p)) !== undefined;
-    if (free) return base;
-  }
-  throw new Error(`no block of ${n} free ports found`);
-}
+const freeBlock = portBlocks(process.env.STRENGTH_PORT_BASE ? Number(process.env.STRENGTH_PORT_BASE) : undefined);
 
 // ---- the reference -------------------------------------------------------------------------------
 

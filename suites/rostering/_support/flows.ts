@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { embeddedConfig, target } from '../../_harness/target.js';
+import { selects } from '../../_harness/selection.js';
 import type { FlowDeployment, RosteringFlows } from '../../targets/types.js';
 
 /**
@@ -214,12 +215,5 @@ function sorted(v: unknown): unknown {
   return Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sorted(x)]));
 }
 
-/**
- * Whether a Playwright command line runs the rostering suites: no path filter at all, or one
- * naming them. Other runs (e.g. `playwright test suites/token`) start no extra servers.
- */
-export function rosteringSelected(argv: string[]): boolean {
-  const at = argv.indexOf('test');
-  const filters = (at < 0 ? [] : argv.slice(at + 1)).filter((a) => !a.startsWith('-') && (a.includes('/') || a.includes('.spec')));
-  return !filters.length || filters.some((f) => /rostering/.test(f));
-}
+/** Whether a Playwright command line runs the rostering suites (and needs their extra servers). */
+export const rosteringSelected = (argv: string[]): boolean => selects(argv, /rostering/);
