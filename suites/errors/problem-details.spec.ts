@@ -119,6 +119,13 @@ test.describe('SHOULD wording of problem details', () => {
     expect((await expectProblem(await api.delete(created.url, { 'If-Match': '"stale"' }), 'optimistic-lock-failed')).detail).toBe('The item has been modified by another user.');
   });
 
+  test('words the errors entry for an If-Match mismatch as upstream does, on PUT and DELETE', rule('data.errors.errors-entry-wording'), async ({ api, data }) => {
+    const created = await data.create('academicWeek');
+    const wording = ["The resource item's etag value does not match what was specified in the 'If-Match' request header indicating that it has been modified by another client since it was last retrieved."];
+    expect((await expectProblem(await api.put(created.url, created.body, { 'If-Match': '"stale"' }), 'optimistic-lock-failed')).errors).toEqual(wording);
+    expect((await expectProblem(await api.delete(created.url, { 'If-Match': '"stale"' }), 'optimistic-lock-failed')).errors).toEqual(wording);
+  });
+
   test('words the errors entry for an id in a POST body as upstream does', rule('data.errors.errors-entry-wording', 'data.upsert.id-in-post-body-400'), async ({ api, data }) => {
     const problem = await expectProblem(await api.post('academicWeeks', { ...(await data.body('academicWeek')), id: unknownId() }), 'bad-request:data-validation-failed');
     expect(problem.detail).toBe('The request data was constructed incorrectly.');

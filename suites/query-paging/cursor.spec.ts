@@ -136,6 +136,23 @@ test.describe('cursor paging', () => {
     });
   }
 
+  // The neighbours of a real token: one character no token alphabet holds, or more of the
+  // alphabet's own, at either end. Padding (`=`) is left out: a standard-base64 decoder may take it.
+  const altered: [string, (t: string) => string][] = [
+    ['a real token after "!"', (t) => `!${t}`],
+    ['a real token followed by "!"', (t) => `${t}!`],
+    ['a real token after "AAAA"', (t) => `AAAA${t}`],
+    ['a real token followed by "AAAA"', (t) => `${t}AAAA`],
+  ];
+  for (const [what, alter] of altered) {
+    test(`refuses ${what} with 400 parameter-validation-failed`, rule('data.query-paging.cursor-paging-modes'), async ({ api, data }) => {
+      const g = await group(data, 1);
+      const [token] = await partitionTokens(api, g.query, 1);
+      expect((await api.get(`${resource}?${g.query}&pageSize=5&pageToken=${encodeURIComponent(token)}`)).status(), 'the token itself').toBe(200);
+      await expectProblem(await api.get(`${resource}?${g.query}&pageSize=5&pageToken=${encodeURIComponent(alter(token))}`), 'bad-request:parameter-validation-failed');
+    });
+  }
+
   test('accepts pageSize 1 and the maximum', rule('data.query-paging.cursor-paging-modes'), async ({ api, data }) => {
     const g = await group(data, 2);
     const [token] = await partitionTokens(api, g.query, 1);

@@ -1,13 +1,14 @@
 /**
- * `npm run mutation [-- <group>...] [--unit] [--full] [--report]`: StrykerJS over the module
+ * `npm run mutation [-- <group>...] [--suites] [--full] [--report]`: StrykerJS over the module
  * groups of groups.json, one Stryker run per group, then one score over every group's latest
  * report (--report: only that score, running nothing).
  *
- * The tests that judge a mutant are, by default, the group's Playwright suite families run
- * against the embedded reference built from the mutated sources (suites/family.ts): the
- * conformance suites themselves, black-box. --unit judges with the group's in-process node:test
- * files instead: faster, and blind to nothing inside the reference, so a measure of the
- * reference's own tests. Each group and kind keeps its own incremental file, so a run re-tests
+ * Two kinds of tests judge a mutant. By default, the group's in-process node:test files: a whole
+ * pass takes under 40 minutes here, so this kind is the gate. --suites judges with the group's
+ * Playwright suite families instead, run black-box against the embedded reference built from the
+ * mutated sources (suites/family.ts): a measure of the conformance suites themselves, at about
+ * 5 s per mutant (a Playwright run and a reference start each), so a whole pass takes hours and
+ * is run group by group. Each group and kind keeps its own incremental file, so a run re-tests
  * only mutants whose code or tests changed; --full ignores them.
  *
  * A mutant counts as killed when a test failed or timed out under it (Stryker's "detected");
@@ -32,7 +33,7 @@ interface Equivalent { file: string; line: number; mutator: string; replacement?
 const args = process.argv.slice(2);
 const full = args.includes('--full');
 const reportOnly = args.includes('--report');
-const unit = args.includes('--unit');
+const unit = !args.includes('--suites');
 const kind = unit ? 'in-process tests' : 'suites';
 const chosen = args.filter((a) => !a.startsWith('--'));
 for (const g of chosen) if (!groups[g]) throw new Error(`unknown group ${g}; groups: ${Object.keys(groups).join(', ')}`);
@@ -82,12 +83,13 @@ console.log(`${'module'.padEnd(48)} ${'valid'.padStart(5)} ${'killed'.padStart(7
 for (const r of rows) console.log(r);
 console.log(`\nsurvivors listed as equivalent (equivalent-survivors.json): ${equivalentCount}`);
 if (unexplained.length) console.log(`survivors neither killed nor listed as equivalent: ${unexplained.length}\n  ${unexplained.join('\n  ')}`);
-if (missing.length) console.log(`groups without a report (not counted; run \`npm run mutation -- ${unit ? '--unit ' : ''}${missing.join(' ')}\`): ${missing.join(', ')}`);
+if (missing.length) console.log(`groups without a report (not counted; run \`npm run mutation -- ${unit ? '' : '--suites '}${missing.join(' ')}\`): ${missing.join(', ')}`);
 console.log(`run time: ${((Date.now() - started) / 60000).toFixed(1)} min`);
 if (!total) {
   console.log('mutation score: none (no report)');
   process.exit(1);
 }
 const score = (100 * killed) / total;
-if (score < GOAL || unexplained.length || missing.length) process.exitCode = 1;
+// The suites kind is measured group by group: a group not yet measured is named, not a failure.
+if (score < GOAL || unexplained.length || (unit && missing.length)) process.exitCode = 1;
 console.log(`mutation score: ${score.toFixed(1)}% (killed ${killed} / ${total})`);

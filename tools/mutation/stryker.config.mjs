@@ -30,7 +30,9 @@ export default {
   ignorePatterns: ['reports', 'bench', 'test-results', 'playwright-report', 'blob-report', 'coverage', '.stryker-tmp'],
   tempDirName: '.stryker-tmp',
   concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
-  incremental: process.env.MUTATION_FULL !== '1',
+  // --full re-tests every mutant (force) and still writes the incremental file for later runs.
+  incremental: true,
+  force: process.env.MUTATION_FULL === '1',
   incrementalFile: `tools/mutation/incremental/${kind}${name}.json`,
   reporters: ['progress-append-only', 'json'],
   jsonReporter: { fileName: `reports/mutation/${kind}${name}.json` },

@@ -9,7 +9,7 @@ import { authorize, principalOf, type DataApi } from '../context.js';
 import { render } from '../documents.js';
 import { profileAccept, profileFor, readView } from '../profiles.js';
 import { parseId, type Route } from '../routes.js';
-import { decodeToken, encodeToken, inCursor, pagingModeProblems, partitionTokens, type Cursor } from './cursor.js';
+import { decodeToken, encodeToken, pastCursor, pagingModeProblems, partitionTokens, type Cursor } from './cursor.js';
 import { queryErrors } from '../validation-errors.js';
 
 /** Paging and change-version parameters every collection and feed takes. */
@@ -112,7 +112,7 @@ export function getAll(api: DataApi, ctx: Context, route: Route): void {
     // Candidates come in creation order: skip to the token's position, stop past its range.
     for (const r of candidates) {
       if (r.created <= cursor.after) continue;
-      if (!inCursor(r.created, cursor) || page.length >= paging.limit) break;
+      if (pastCursor(r.created, cursor) || page.length >= paging.limit) break;
       if (accept(r)) page.push(r);
     }
   } else if (everyCandidate) {

@@ -29,7 +29,8 @@ export function decodeToken(token: string): Cursor | undefined {
   return until === undefined ? { after } : { after, until };
 }
 
-export const inCursor = (created: number, c: Cursor) => created > c.after && (c.until === undefined || created <= c.until);
+/** Whether a record created at `created` comes after the cursor's range (never, without an end). */
+export const pastCursor = (created: number, c: Cursor) => c.until !== undefined && created > c.until;
 
 /** Which paging parameters were sent (names already canonical). */
 export interface PagingParameters { offset: boolean; limit: boolean; totalCount: boolean; pageToken: boolean; pageSize: boolean }

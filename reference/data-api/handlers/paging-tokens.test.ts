@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Context } from 'koa';
 import type { StoredRecord } from '../../store/store.js';
-import { decodeToken, encodeToken, inCursor, pagingModeProblems, partitionTokens, type PagingParameters } from './cursor.js';
+import { decodeToken, encodeToken, pastCursor, pagingModeProblems, partitionTokens, type PagingParameters } from './cursor.js';
 import { checkIfMatch, ifNoneMatchHits, quoted } from './etag.js';
 
 /**
@@ -31,12 +31,10 @@ test('page tokens: base64url of c1:<after>:<until>, read back; anything else is 
   assert.deepEqual(decodeToken(raw('c1:1:12345678901234')), { after: 1, until: 12345678901234 }, 'a 64-character-or-shorter token');
 });
 
-test('inCursor: after the start, up to and including the end', () => {
-  assert.equal(inCursor(5, { after: 5 }), false);
-  assert.equal(inCursor(6, { after: 5 }), true);
-  assert.equal(inCursor(9, { after: 5, until: 9 }), true);
-  assert.equal(inCursor(10, { after: 5, until: 9 }), false);
-  assert.equal(inCursor(5, { after: 5, until: 9 }), false);
+test('pastCursor: only past a range that has an end', () => {
+  assert.equal(pastCursor(1_000_000, { after: 5 }), false);
+  assert.equal(pastCursor(9, { after: 5, until: 9 }), false);
+  assert.equal(pastCursor(10, { after: 5, until: 9 }), true);
 });
 
 test('paging modes: upstream\'s refusals, word for word', () => {
