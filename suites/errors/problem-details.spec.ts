@@ -119,6 +119,19 @@ test.describe('SHOULD wording of problem details', () => {
     expect((await expectProblem(await api.delete(created.url, { 'If-Match': '"stale"' }), 'optimistic-lock-failed')).detail).toBe('The item has been modified by another user.');
   });
 
+  test('words the 404 details of an unknown id as upstream does on GET, PUT and DELETE', rule('data.errors.detail-wording'), async ({ api, data }) => {
+    const body = await data.body('academicWeek');
+    expect((await expectProblem(await api.get(`academicWeeks/${unknownId()}`), 'not-found')).detail).toBe('The specified item could not be found.');
+    expect((await expectProblem(await api.put(`academicWeeks/${unknownId()}`, body), 'not-found')).detail).toBe('Resource to update was not found.');
+    expect((await expectProblem(await api.delete(`academicWeeks/${unknownId()}`), 'not-found')).detail).toBe('Resource to delete was not found.');
+  });
+
+  test('words the key-change detail as upstream does, naming the resource', rule('data.errors.detail-wording'), async ({ api, data }) => {
+    const created = await data.create('academicWeek');
+    const problem = await expectProblem(await api.put(created.url, { ...created.body, weekIdentifier: `${created.body.weekIdentifier as string}x` }), 'bad-request:data-validation-failed:key-change-not-supported');
+    expect(problem.detail).toBe('Identifying values for the AcademicWeek data cannot be changed. Delete and recreate the item instead.');
+  });
+
   test('words the errors entry for an If-Match mismatch as upstream does, on PUT and DELETE', rule('data.errors.errors-entry-wording'), async ({ api, data }) => {
     const created = await data.create('academicWeek');
     const wording = ["The resource item's etag value does not match what was specified in the 'If-Match' request header indicating that it has been modified by another client since it was last retrieved."];

@@ -65,6 +65,14 @@ test.describe('POST /core/academicWeeks', () => {
     expect(created.location).toMatch(/^https?:\/\/[^/]+\/.*\/academicWeeks\/[^/]+$/i);
   });
 
+  test('ends Location in /<resource>/<id> when the request path ends in a slash', rule('data.upsert.location-absolute-url'), async ({ api, data }) => {
+    // Upstream builds Location from the path as sent, its trailing slash trimmed (research §7).
+    const created = await data.create('academicWeek');
+    const res = await api.post('academicWeeks/', created.body);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['location']).toMatch(new RegExp(`^https?://[^/]+/.*[^/]/academicWeeks/${created.id}$`, 'i'));
+  });
+
   test('also sends a Location naming the existing record when an upsert answers 200', rule('data.upsert.location-on-200'), async ({ api, data }) => {
     const created = await data.create('academicWeek');
     const res = await api.post('academicWeeks', { ...created.body, totalInstructionalDays: 4 });

@@ -30,7 +30,7 @@ export function decodeToken(token: string): Cursor | undefined {
 }
 
 /** Whether a record created at `created` comes after the cursor's range (never, without an end). */
-export const pastCursor = (created: number, c: Cursor) => c.until !== undefined && created > c.until;
+export const pastCursor = (created: number, c: Cursor) => created > (c.until ?? Infinity);
 
 /** Which paging parameters were sent (names already canonical). */
 export interface PagingParameters { offset: boolean; limit: boolean; totalCount: boolean; pageToken: boolean; pageSize: boolean }
