@@ -83,6 +83,31 @@ test.describe('person records and relationships', () => {
     await expectProblem(await client.get(staff.url), 'security:authorization');
   });
 
+  // The other two kinds of person the rule names: staff through a staff association to the
+  // caller's school, a contact (DS 5's parent) through a student-contact association to a student
+  // the caller already reaches. Each is refused before the association and hinted at.
+  test('makes a staff member readable (200) once a staff assignment links it to the caller\'s school, hinting at it before', rule('data.authorization.person-accessible-after-association', 'data.authorization.relationship-hint'), async ({ api, as, data }) => {
+    const client = as('schoolLimited');
+    const schoolId = await ownSchool(api, data);
+    const staff = await data.create('staff');
+    const before = await expectProblem(await client.get(staff.url), 'security:authorization');
+    expect(messagesOf(before).join(' ')).toMatch(/StaffEducationOrganization/);
+    await createAs(client, api, 'staffEducationOrganizationAssignmentAssociations', await data.body('staffEducationOrganizationAssignmentAssociation', { staffReference: { staffUniqueId: staff.body.staffUniqueId }, educationOrganizationReference: { educationOrganizationId: schoolId } }));
+    expect((await client.get(staff.url)).status()).toBe(200);
+  });
+
+  test('makes a contact readable (200) once a student-contact association links it to a student of the caller\'s school, hinting at it before', rule('data.authorization.person-accessible-after-association', 'data.authorization.relationship-hint'), async ({ api, as, data }) => {
+    const client = as('schoolLimited');
+    const schoolId = await ownSchool(api, data);
+    const student = await data.create('student');
+    await createAs(client, api, 'studentSchoolAssociations', await data.body('studentSchoolAssociation', { studentReference: { studentUniqueId: student.body.studentUniqueId }, schoolReference: { schoolId } }));
+    const contact = await data.create('contact');
+    const before = await expectProblem(await client.get(contact.url), 'security:authorization');
+    expect(messagesOf(before).join(' ')).toMatch(/StudentContactAssociation/);
+    await createAs(client, api, 'studentContactAssociations', await data.body('studentContactAssociation', { studentReference: { studentUniqueId: student.body.studentUniqueId }, contactReference: { contactUniqueId: contact.body.contactUniqueId } }));
+    expect((await client.get(contact.url)).status()).toBe(200);
+  });
+
   test('answers a student-school association naming a missing student with 409, not 403, for a relationship-based caller', rule('data.references.missing-student-in-association-409'), async ({ api, as, data }) => {
     const client = as('schoolLimited');
     const schoolId = await ownSchool(api, data);
@@ -96,6 +121,18 @@ test.describe('education organization claims', () => {
     const client = as('schoolLimited');
     const period = await data.create('classPeriod');
     await expectProblem(await client.get(period.url), 'security:authorization');
+  });
+
+  test('words the 403 for data outside the claims as upstream does: the claims and the value\'s name', rule('data.errors.detail-wording', 'data.errors.errors-entry-wording'), async ({ as, data }) => {
+    const client = as('schoolLimited');
+    const problem = await expectProblem(await client.get((await data.create('classPeriod')).url), 'security:authorization');
+    expect(problem.detail).toBe('Access to the requested data could not be authorized.');
+    const [entry] = problem.errors ?? [];
+    const m = /^No relationships have been established between the caller's education organization id claim\(s\) \(([^)]*)\) and the resource item's 'SchoolId' value\.$/.exec(entry ?? '');
+    expect(m, entry).toBeTruthy();
+    // The claims in any order; upstream abbreviates a list of more than five with '...'.
+    const ids = capability('schoolLimited').schoolIds.map(String);
+    if (ids.length <= 5) expect(m![1].split(', ').sort()).toEqual([...ids].sort());
   });
 
   test('leaves class periods of schools outside the caller\'s claims out of a collection read', rule('data.authorization.edorg-claims-limit-access-403'), async ({ api, as, data }) => {
