@@ -1,7 +1,7 @@
 /** Faulty deployments that break data.authorization. */
 import reference from '../../../suites/targets/reference.json' with { type: 'json' };
-import { dataPath, jsonOf } from '../proxy.js';
-import { collection, isWrite, item, type Fault } from './helpers.js';
+import { Tokens, dataPath, jsonOf } from '../proxy.js';
+import { collection, isWrite, item, problem, type Fault } from './helpers.js';
 
 /** The reference target's namespace-limited and permission-limited clients, whose checks these faults loosen. */
 const NAMESPACE_PREFIX = reference.capabilities.namespaceLimited.namespacePrefix;
@@ -73,6 +73,16 @@ export const authorizationFaults: Fault[] = [
     request: async (req, tools) => {
       if (!item(req) || req.method !== 'GET' || dataPath(req)?.resource.toLowerCase() !== DENIED_RESOURCE) return;
       await tools.tokens.rewrite(req, (c) => c.client_id === tools.clients[PERMISSION_LIMITED]?.key && Boolean((c.client_id = tools.clients.primary.key)));
+    },
+  },
+  {
+    name: 'staff-and-contacts-never-reachable', family: 'data.authorization', suites: ['authorization'],
+    description: 'a relationship-based client reaches students through their associations, but staff and contacts never: 403 whatever the association',
+    response: (res, req, tools) => {
+      const resource = item(req) && req.method === 'GET' && res.status === 200 ? dataPath(req)!.resource.toLowerCase() : '';
+      if (resource !== 'staffs' && resource !== 'contacts') return;
+      const token = Tokens.bearer(req);
+      if (token && tools.tokens.decode(token)?.claims.client_id === tools.clients.schoolLimited?.key) Object.assign(res, problem('security:authorization', { detail: 'Access to the requested data could not be authorized.' }));
     },
   },
 ];

@@ -68,4 +68,12 @@ export const errorsFaults: Fault[] = [
       if (/^[0-9a-f]{31}$|^[0-9a-f]{33}$/i.test(id)) Object.assign(res, problem('system'));
     },
   },
+  {
+    name: 'item-not-found-detail-generic', family: 'data.errors', suites: ['errors'],
+    description: 'a 404 for an unknown id on GET, PUT or DELETE carries the generic detail, not upstream\'s words for each method',
+    response: (res, req) => {
+      const p = item(req) && res.status === 404 ? problemOf(res) : undefined;
+      if (p) { p.detail = 'The specified data could not be found.'; setJson(res, p); }
+    },
+  },
 ];

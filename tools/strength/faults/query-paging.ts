@@ -95,4 +95,14 @@ export const queryPagingFaults: Fault[] = [
       if (Array.isArray(items) && !items.length) res.headers['total-count'] = '0';
     },
   },
+  {
+    name: 'page-token-alphabet-loose', family: 'data.query-paging', suites: ['query-paging'],
+    description: 'a page token is decoded skipping characters no token holds: a real token with "!" around it pages as the token',
+    request: (req) => {
+      if (!collection(req) || req.method !== 'GET') return;
+      const q = queryOf(req);
+      const name = [...q.keys()].find((k) => k.toLowerCase() === 'pagetoken');
+      if (name) { q.set(name, q.get(name)!.replace(/[^A-Za-z0-9_-]/g, '')); setQuery(req, q); }
+    },
+  },
 ];
