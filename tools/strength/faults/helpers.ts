@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import registry from '../../../spec/errors/problem-types.json' with { type: 'json' };
 import {
-  answerJson, dataPath, header, jsonOf, pathOf, setJson,
+  answerJson, dataPath, header, jsonOf, pathOf, queryOf, setJson, setQuery,
   type ProxiedRequest, type ProxiedResponse, type Tools, type Transformer,
 } from '../proxy.js';
 
@@ -108,4 +108,18 @@ export async function acceptOtherRsaAlgorithms(req: ProxiedRequest, tools: Tools
   const m = /^Bearer +(\S+) *$/i.exec(header(req, 'authorization') ?? '');
   const claims = m ? await tools.tokens.signedUnder(m[1], OTHER_RSA_ALGORITHMS) : undefined;
   if (claims) req.headers.authorization = `Bearer ${await tools.tokens.sign(claims)}`;
+}
+
+/**
+ * Rewrites the query parameter named `name` in any letter case, as the suites may send it:
+ * `edit` returns its new value, null to drop it, or undefined to leave the request alone.
+ */
+export function rewriteParameter(req: ProxiedRequest, name: string, edit: (value: string) => string | null | undefined): void {
+  const q = queryOf(req);
+  const sent = [...q.keys()].find((k) => k.toLowerCase() === name);
+  const value = sent === undefined ? undefined : edit(q.get(sent)!);
+  if (sent === undefined || value === undefined) return;
+  if (value === null) q.delete(sent);
+  else q.set(sent, value);
+  setQuery(req, q);
 }

@@ -1,6 +1,6 @@
 /** Faulty deployments that break data.limits. */
-import { dataPath, jsonOf, queryOf, setQuery } from '../proxy.js';
-import { isWrite, problem, type Fault } from './helpers.js';
+import { dataPath, jsonOf } from '../proxy.js';
+import { isWrite, problem, rewriteParameter, type Fault } from './helpers.js';
 
 export const limitsFaults: Fault[] = [
   {
@@ -8,9 +8,7 @@ export const limitsFaults: Fault[] = [
     description: 'a limit above the maximum page size (500) is clamped instead of refused with 400',
     request: (req) => {
       if (!dataPath(req) || req.method !== 'GET') return;
-      const q = queryOf(req);
-      const name = [...q.keys()].find((k) => k.toLowerCase() === 'limit');
-      if (name && Number(q.get(name)) > 500) { q.set(name, '500'); setQuery(req, q); }
+      rewriteParameter(req, 'limit', (limit) => (Number(limit) > 500 ? '500' : undefined));
     },
   },
   {

@@ -1,6 +1,6 @@
 /** Faulty deployments that break data.query-paging. */
 import { header, jsonOf, queryOf, setQuery } from '../proxy.js';
-import { isData, collection, item, problem, PAGING, type Fault } from './helpers.js';
+import { isData, collection, item, problem, rewriteParameter, PAGING, type Fault } from './helpers.js';
 
 export const queryPagingFaults: Fault[] = [
   {
@@ -51,9 +51,7 @@ export const queryPagingFaults: Fault[] = [
     description: 'the id query parameter is ignored: the whole collection comes back',
     request: (req) => {
       if (!collection(req) || req.method !== 'GET') return;
-      const q = queryOf(req);
-      const name = [...q.keys()].find((k) => k.toLowerCase() === 'id');
-      if (name) { q.delete(name); setQuery(req, q); }
+      rewriteParameter(req, 'id', () => null);
     },
   },
   {
@@ -100,9 +98,7 @@ export const queryPagingFaults: Fault[] = [
     description: 'a page token is decoded skipping characters no token holds: a real token with "!" around it pages as the token',
     request: (req) => {
       if (!collection(req) || req.method !== 'GET') return;
-      const q = queryOf(req);
-      const name = [...q.keys()].find((k) => k.toLowerCase() === 'pagetoken');
-      if (name) { q.set(name, q.get(name)!.replace(/[^A-Za-z0-9_-]/g, '')); setQuery(req, q); }
+      rewriteParameter(req, 'pagetoken', (token) => token.replace(/[^A-Za-z0-9_-]/g, ''));
     },
   },
 ];
