@@ -16,6 +16,12 @@ export interface Rule {
   problemType?: string;
   /** Set when the rule cannot be observed through HTTP by a black-box suite. */
   untestable?: string;
+  /**
+   * What a test must have brought about before the rule can pass (decision 39), e.g. "an expired
+   * token presented and refused". A passing test that did not record it (`exercised()`) leaves
+   * the rule not applicable, never passed.
+   */
+  evidence?: string;
 }
 
 export interface RuleSource {

@@ -22,7 +22,7 @@ test.describe('rostering resources', () => {
       for (const item of items) expect(schemaErrors(e.type, item), `${e.endpoint} ${item.sourcedId}`).toEqual([]);
     });
 
-    test(`GET ${e.endpoint}/{sourcedId} answers {"${e.singleKey}": {...}}`, rule(e.endpoint === 'demographics' ? 'roster.roster-resources.demographics-single-key' : 'roster.roster-resources.single-envelope', 'roster.roster-resources.single-envelope'), async ({ request, world }) => {
+    test(`GET ${e.endpoint}/{sourcedId} answers {"${e.singleKey}": {...}}`, e.endpoint === 'demographics' ? rule('roster.roster-resources.demographics-single-key', 'roster.roster-resources.single-envelope') : rule('roster.roster-resources.single-envelope'), async ({ request, world }) => {
       const token = await seaToken(request, world);
       const [first] = await list(request, e.endpoint, token, e.collectionKey);
       expect(first, `the world has ${e.endpoint}`).toBeTruthy();

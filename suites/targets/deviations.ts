@@ -13,7 +13,7 @@ export interface KnownDeviationsFile {
 export interface KnownDeviation {
   /** A test, by its title path as the report shows it (`file › describe › title`), or a unique part of it. */
   test?: string;
-  /** A rule id: every test whose primary rule it is. */
+  /** A rule id: every failure of that rule, in the tests that exist for it and in other tests' checks of it. */
   rule?: string;
   reason: string;
   /**

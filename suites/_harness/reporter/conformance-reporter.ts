@@ -9,12 +9,15 @@ import { loadCatalog } from '../catalog.js';
 import { covers, deviationFor, isExpired } from '../deviations.js';
 import { curlOf } from '../evidence.js';
 import { renderHtml } from './html.js';
+import { renderJunit } from './junit.js';
 import { fromMetadata, runMetadata, type RunMetadata } from './run-metadata.js';
-import type { ConformanceReport, Counts, Exchange, RuleResult, TestResult, Verdict } from './types.js';
+import type { ConformanceReport, Counts, Exchange, RuleResult, TestResult } from './types.js';
+import { contributions, ruleVerdict } from './verdict.js';
 
 /**
- * Writes reports/conformance.json and conformance.html: one verdict per catalog rule, from the
- * outcomes of the tests tagged with it. Uses only the reporter API, so it works the same on a
+ * Writes reports/conformance.json, conformance.html and conformance-junit.xml: one verdict per
+ * catalog rule, from what the tests say about it (verdict.ts: the primary rule's assertions and
+ * every rule's checks). Uses only the reporter API, so it works the same on a
  * merged report.
  */
 export default class ConformanceReporter implements Reporter {
@@ -61,6 +64,7 @@ export default class ConformanceReporter implements Reporter {
     writeFileSync(join(this.outputDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
     // The page links each rule into spec/specification/, relative to where the page is written.
     writeFileSync(join(this.outputDir, 'conformance.html'), renderHtml(report, relative(resolve(this.outputDir), this.rootDir) || '.'));
+    writeFileSync(join(this.outputDir, 'conformance-junit.xml'), renderJunit(report));
     const must = report.summary.byLevel.MUST;
     if (report.summary.aborted) console.log(`conformance: not run: ${report.summary.aborted.split('\n')[0]}`);
     console.log(`conformance: ${report.summary.verdict} — MUST ${must.pass} pass, ${must.fail} fail, ${must['not-applicable']} n/a, ${must.untested} untested → ${join(this.outputDir, 'conformance.html')}`);
@@ -86,6 +90,7 @@ const emptyCounts = (): Counts => ({ pass: 0, fail: 0, 'not-applicable': 0, 'kno
 
 export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>, rootDir: string, run: RunMetadata): ConformanceReport {
   const catalog = loadCatalog();
+  const evidenceRequired = new Map([...catalog.values()].filter((r) => r.evidence).map((r) => [r.id, r.evidence!]));
   const deviations = run.deviations;
   const matched = new Set<object>();
   const byRule = new Map<string, TestResult[]>();
@@ -97,33 +102,45 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
     if (outcome === 'passed') passed++;
     else if (outcome === 'skipped') skipped++;
     else failed++;
-    const na = test.annotations.find((a) => a.type === 'not-applicable') ?? result.annotations.find((a) => a.type === 'not-applicable');
+    const annotations = [...test.annotations, ...result.annotations.filter((a) => !test.annotations.includes(a))];
+    const na = annotations.find((a) => a.type === 'not-applicable');
     // file › describe … › title (the project name, if any, is not part of it)
     const title = [relative(rootDir, test.location.file), ...test.titlePath().slice(3)].filter(Boolean).join(' › ');
-    const primary = test.annotations.find((a) => a.type === 'rule')?.description;
-    for (const d of deviations) if (!isExpired(d) && covers(d, title, primary)) matched.add(d);
-    const deviation = deviationFor(deviations, title, primary);
-    const didFail = outcome !== 'passed' && outcome !== 'skipped';
-    const evidence = didFail ? exchangesOf(result) : [];
-    const entry: TestResult = {
-      title,
-      file: relative(rootDir, test.location.file),
-      line: test.location.line,
-      outcome,
-      ...(na ? { notApplicable: na.description ?? 'not applicable' } : {}),
-      ...(result.error?.message ? { error: stripAnsi(result.error.message).split('\n').slice(0, 12).join('\n') } : {}),
-      // A deviation explains a failure; a test that passed needs no excuse.
-      ...(deviation && didFail ? { knownDeviation: deviation } : {}),
-      ...(evidence.length ? { evidence, reproduce: evidence.map(curlOf) } : {}),
-    };
-    for (const a of test.annotations) if (a.type === 'rule' && a.description) (byRule.get(a.description) ?? byRule.set(a.description, []).get(a.description)!).push(entry);
+    const deviationOf = (rule: string) => deviationFor(deviations, title, rule);
+    const facts = { outcome, annotations, errorCount: result.errors.length, ...(na ? { notApplicable: na.description ?? 'not applicable' } : {}) };
+    // Every error of the test, a few lines each (a failure outside the checks may follow others).
+    const error = result.errors.map((e) => stripAnsi(e.message ?? String(e.value ?? 'error')).split('\n').slice(0, 8).join('\n')).join('\n\n') || undefined;
+    const exchanges = outcome !== 'passed' && outcome !== 'skipped' ? exchangesOf(result) : [];
+    const said = contributions(facts, evidenceRequired, (rule) => !!deviationOf(rule));
+    // An entry "matches" a test it names or a rule the test speaks for, whether or not it failed.
+    for (const d of deviations) if (!isExpired(d) && said.some((c) => covers(d, title, c.rule))) matched.add(d);
+    for (const c of said) {
+      const failing = c.verdict === 'fail' || c.verdict === 'known-deviation';
+      const deviation = c.verdict === 'known-deviation' ? deviationOf(c.rule) : undefined;
+      const failedChecks = c.checks.filter((k) => k.outcome === 'fail');
+      const entry: TestResult = {
+        title, file: relative(rootDir, test.location.file), line: test.location.line, outcome,
+        role: c.role, verdict: c.verdict,
+        ...(c.reason ? { reason: c.reason } : {}),
+        ...(c.checks.length ? { checks: c.checks.map(({ rule: _rule, ...k }) => k) } : {}),
+        ...(na ? { notApplicable: na.description ?? 'not applicable' } : {}),
+        // The failure shown is this rule's: its failed checks, else the test's own error.
+        ...(failing && (failedChecks.length ? { error: failedChecks.map((k) => `${k.title}: ${k.detail ?? ''}`).join('\n') } : error ? { error } : {})),
+        ...(deviation ? { knownDeviation: deviation } : {}),
+        ...(failing && exchanges.length ? { evidence: exchanges, reproduce: exchanges.map(curlOf) } : {}),
+      };
+      (byRule.get(c.rule) ?? byRule.set(c.rule, []).get(c.rule)!).push(entry);
+    }
   }
 
   const rules: RuleResult[] = [...catalog.values()].map((r) => {
     const ts = byRule.get(r.id) ?? [];
     // A rule the catalog declares unobservable over HTTP is not applicable, with its reason.
-    const verdict = r.untestable ? 'not-applicable' : verdictOf(ts);
-    return { id: r.id, level: r.level, service: r.service, family: r.family, statement: r.statement, source: r.source, specification: specificationLink(r), verdict, tests: ts, ...(r.untestable ? { untestable: r.untestable } : {}) };
+    const verdict = r.untestable ? 'not-applicable' : ruleVerdict(ts);
+    return {
+      id: r.id, level: r.level, service: r.service, family: r.family, statement: r.statement, source: r.source, specification: specificationLink(r), verdict, tests: ts,
+      ...(r.untestable ? { untestable: r.untestable } : {}), ...(r.evidence ? { evidence: r.evidence } : {}),
+    };
   });
   const byLevel = { MUST: emptyCounts(), SHOULD: emptyCounts() };
   const byFamily: Record<string, Counts> = {};
@@ -165,19 +182,6 @@ function assertValid(report: ConformanceReport, rootDir: string): void {
   addFormats.default(ajv);
   const validate = ajv.compile(schema);
   if (!validate(report)) throw new Error(`conformance report does not follow its schema: ${JSON.stringify(validate.errors?.slice(0, 5))}`);
-}
-
-/**
- * A rule fails if any of its tests failed unexpectedly; is a known deviation if its failing
- * tests all ran under a deviation entry; passes if one passed and none failed.
- */
-function verdictOf(tests: TestResult[]): Verdict {
-  if (!tests.length) return 'untested';
-  if (tests.some((t) => !t.knownDeviation && t.outcome !== 'passed' && t.outcome !== 'skipped')) return 'fail';
-  if (tests.some((t) => t.knownDeviation)) return 'known-deviation';
-  if (tests.some((t) => t.outcome === 'passed')) return 'pass';
-  if (tests.every((t) => t.notApplicable)) return 'not-applicable';
-  return 'untested';
 }
 
 function specHash(rootDir: string): string {

@@ -14,9 +14,20 @@ function evidence(t: TestResult): string {
   return `<div class="evidence">${exchanges}</div>`;
 }
 
+const CHECK_WORD = { pass: 'pass', fail: 'FAIL', 'not-applicable': 'n/a' } as const;
+
+/** The test's checks of the rule: which assertions held, which failed and why. */
+function checkList(t: TestResult): string {
+  if (!t.checks?.length) return '';
+  return `<ul class="checks">${t.checks.map((c) => `<li class="check ${c.outcome}"><b>${CHECK_WORD[c.outcome]}</b> ${esc(c.title)}${c.stopped ? ' (the test stopped here)' : ''}${c.detail && c.outcome !== 'pass' ? `<pre>${esc(c.detail)}</pre>` : ''}</li>`).join('')}</ul>`;
+}
+
 function testItem(t: TestResult): string {
-  const note = t.notApplicable ? ` (${esc(t.notApplicable)})` : t.knownDeviation ? ` — known deviation: ${esc(t.knownDeviation.reason)} (until ${esc(t.knownDeviation.expires)})` : '';
-  return `<li class="${t.outcome}"><code>${esc(t.file)}:${t.line}</code> ${esc(t.title)} — <b>${t.outcome}</b>${note}${t.error ? `<pre>${esc(t.error)}</pre>` : ''}${evidence(t)}</li>`;
+  const why = t.reason ?? t.notApplicable;
+  const note = why ? ` (${esc(why)})` : t.knownDeviation ? ` — known deviation: ${esc(t.knownDeviation.reason)} (until ${esc(t.knownDeviation.expires)})` : '';
+  const role = t.role === 'checked' ? ' <span class="role">checked by</span>' : '';
+  const error = t.error && !t.checks?.some((c) => c.outcome === 'fail') ? `<pre>${esc(t.error)}</pre>` : '';
+  return `<li class="${t.verdict}" data-verdict="${t.verdict}">${role}<code>${esc(t.file)}:${t.line}</code> ${esc(t.title)} — <b>${t.verdict}</b>${note}${checkList(t)}${error}${evidence(t)}</li>`;
 }
 
 const deviationList = (title: string, list: DeviationEntry[]) =>
@@ -47,6 +58,7 @@ h1 .verdict{padding:.1em .5em;border-radius:.3em;color:#fff}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.3em;text-align:left;vertical-align:top}
 .stmt{margin:.2em 0}.src{color:#777;font-size:12px}pre{background:#fff4f4;padding:.5em;white-space:pre-wrap}
 pre.curl{background:#f4f4ff}details.exchange{margin:.3em 0}
+.role{color:#777;font-size:12px}ul.checks{margin:.2em 0;padding-left:1.2em}li.check.fail b{color:#c33}li.check.pass b{color:#2a7}
 </style></head><body>
 <h1>Conformance of <code>${esc(report.target.name)}</code>: <span class="verdict ${report.summary.verdict}" id="verdict">${report.summary.verdict}</span></h1>
 <p>${esc(report.target.dataApiBaseUrl)} · suite ${esc(report.suiteVersion)} · spec ${esc(report.specHash.slice(0, 12))} · ${esc(report.timestamp)}</p>

@@ -61,25 +61,47 @@ export interface RuleResult {
   tests: TestResult[];
   /** Why the rule cannot be observed over HTTP (catalog), when so. */
   untestable?: string;
+  /** What a test must bring about before the rule can pass (catalog), when the rule asks for evidence. */
+  evidence?: string;
 }
 
+/** What one test says about one rule. */
 export interface TestResult {
   /** `file › describe › title` */
   title: string;
   file: string;
   /** @TJS-type integer */
   line: number;
+  /** How the test ended as a whole (a SHOULD check failing fails the test, not a MUST rule). */
   outcome: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
+  /** primary: the rule the test exists for (every assertion outside a check is its); checked: a rule the test checks in check steps. */
+  role: 'primary' | 'checked';
+  /** What the test says about this rule. */
+  verdict: 'pass' | 'fail' | 'not-applicable' | 'known-deviation';
+  /** Why the verdict is not a plain pass or fail (not applicable, not exercised, not finished). */
+  reason?: string;
+  /** The test's checks of this rule, in order. */
+  checks?: CheckResult[];
   /** Why a skipped test does not apply. */
   notApplicable?: string;
-  /** First lines of the failure. */
+  /** First lines of the failure (when this test fails this rule). */
   error?: string;
-  /** The deviation entry the test ran under (expected to fail). */
+  /** The deviation entry the failure falls under. */
   knownDeviation?: DeviationEntry;
   /** For failures: the last HTTP exchanges of the test, credentials redacted. */
   evidence?: Exchange[];
   /** For failures: commands that replay those requests (tokens replaced by $TOKEN). */
   reproduce?: string[];
+}
+
+/** One rule-scoped assertion step of a test. */
+export interface CheckResult {
+  title: string;
+  outcome: 'pass' | 'fail' | 'not-applicable';
+  /** A failed MUST check ends its test. */
+  stopped?: boolean;
+  /** The failure's first lines, or why the check did not apply. */
+  detail?: string;
 }
 
 export interface Exchange {

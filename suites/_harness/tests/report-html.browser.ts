@@ -54,11 +54,11 @@ test('a failing rule comes first and its evidence and curl line open on a click'
     suiteVersion: '0.0.0', specHash: '0'.repeat(64), timestamp: new Date().toISOString(),
     summary: { verdict: 'not-conformant', byLevel: { MUST: counts, SHOULD: { ...counts, pass: 0, fail: 0 } }, byFamily: { etag: counts }, tests: { passed: 1, failed: 1, skipped: 0 } },
     rules: [
-      { id: 'data.etag.a-passing-rule', level: 'MUST', service: 'data-api', family: 'etag', statement: 'Passes.', source: { document: 'seed', section: 'x' }, specification: 'spec/specification/data.etag.md#data.etag.a-passing-rule', verdict: 'pass', tests: [{ title: 't1', file: 'f.spec.ts', line: 1, outcome: 'passed' }] },
+      { id: 'data.etag.a-passing-rule', level: 'MUST', service: 'data-api', family: 'etag', statement: 'Passes.', source: { document: 'seed', section: 'x' }, specification: 'spec/specification/data.etag.md#data.etag.a-passing-rule', verdict: 'pass', tests: [{ title: 't1', file: 'f.spec.ts', line: 1, outcome: 'passed', role: 'primary', verdict: 'pass' }] },
       {
         id: 'data.etag.z-failing-rule', level: 'MUST', service: 'data-api', family: 'etag', statement: 'Fails.', source: { document: 'seed', section: 'x' }, specification: 'spec/specification/data.etag.md#data.etag.z-failing-rule', verdict: 'fail',
         tests: [{
-          title: 't2', file: 'f.spec.ts', line: 2, outcome: 'failed', error: 'expected 304, got 200',
+          title: 't2', file: 'f.spec.ts', line: 2, outcome: 'failed', role: 'primary', verdict: 'fail', error: 'expected 304, got 200',
           evidence: [{ method: 'GET', url: 'http://127.0.0.1:1/x', requestHeaders: { Authorization: 'Bearer <redacted>' }, status: 200, responseHeaders: { etag: '"1"' }, responseBody: '{}' }],
           reproduce: ['curl -i -X GET \'http://127.0.0.1:1/x\' -H "Authorization: Bearer $TOKEN"'],
         }],

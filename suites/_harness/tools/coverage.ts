@@ -1,5 +1,7 @@
 /**
- * `npm run rules:coverage`: which catalog rules have at least one test. Prints exactly
+ * `npm run rules:coverage`: which catalog rules have at least one test of their own, that is a
+ * test whose primary rule it is (a rule a test only exercises or checks beside its own does not
+ * count: issue 20, decision 34). Prints exactly
  * `rules covered: N/M` (M: the rules observable over HTTP), then the uncovered ids, then the
  * rules the catalog declares untestable with their reason. With --gate (or
  * RULES_COVERAGE_GATE=1) it exits non-zero when a rule is uncovered, or when a test names a rule

@@ -1,0 +1,87 @@
+/**
+ * What one test says about each rule, and a rule's verdict from all of them (decisions 34, 39).
+ *
+ * A test speaks for its primary rule with every assertion outside a check, and for any declared
+ * rule through its `check()` steps. A failed check fails its own rule only; a failure outside the
+ * checks (an assertion, a timeout, a cleanup that could not delete) fails the primary rule. A
+ * rule whose catalog entry asks for evidence passes only from a test that recorded it.
+ */
+import { CHECK_ANNOTATION, EVIDENCE_ANNOTATION, EXERCISES_ANNOTATION, evidenceRule, parseCheck, type CheckRecord } from '../check-record.js';
+import type { Verdict } from './types.js';
+
+export type Contribution = 'pass' | 'fail' | 'not-applicable' | 'known-deviation';
+
+export interface TestFacts {
+  outcome: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
+  /** Annotations declared on the test and added while it ran. */
+  annotations: { type: string; description?: string }[];
+  /** How many errors the run recorded for the test. */
+  errorCount: number;
+  /** Why the test was skipped as not applicable, if it was. */
+  notApplicable?: string;
+}
+
+export interface RuleContribution {
+  rule: string;
+  role: 'primary' | 'checked';
+  verdict: Contribution;
+  /** The checks of this rule in the test. */
+  checks: CheckRecord[];
+  /** Why the contribution is not a plain pass or fail. */
+  reason?: string;
+}
+
+/** Rules that pass only with evidence: id → what must have happened. */
+export type EvidenceRequirements = ReadonlyMap<string, string>;
+
+export function contributions(t: TestFacts, evidenceRequired: EvidenceRequirements, deviates: (rule: string) => boolean): RuleContribution[] {
+  const primary = t.annotations.find((a) => a.type === 'rule')?.description;
+  if (!primary) return [];
+  const declared = [primary, ...t.annotations.filter((a) => a.type === EXERCISES_ANNOTATION).map((a) => a.description!)];
+  const checks = t.annotations.filter((a) => a.type === CHECK_ANNOTATION).map((a) => parseCheck(a.description ?? '')).filter((c): c is CheckRecord => !!c);
+  const evidence = new Set(t.annotations.filter((a) => a.type === EVIDENCE_ANNOTATION).map((a) => evidenceRule(a.description ?? '')));
+  if (t.outcome === 'skipped') {
+    // Not applicable to every rule it declares (a rule whose tests all skip is not applicable).
+    return t.notApplicable ? declared.map((rule) => ({ rule, role: rule === primary ? 'primary' : 'checked', verdict: 'not-applicable', checks: [], reason: t.notApplicable })) : [];
+  }
+  const failedChecks = checks.filter((c) => c.outcome === 'fail').length;
+  // Each failed check accounts for exactly one error of the test; any other error (or a timeout,
+  // or an interruption) is the primary rule's.
+  const failedOutside = t.outcome !== 'passed' && (t.outcome !== 'failed' || t.errorCount > failedChecks);
+  const stopper = checks.find((c) => c.stopped);
+  const out: RuleContribution[] = [];
+  for (const rule of declared) {
+    const own = checks.filter((c) => c.rule === rule);
+    const isPrimary = rule === primary;
+    if (!isPrimary && !own.length) continue; // exercised only: no verdict from this test
+    let verdict: Contribution;
+    let reason: string | undefined;
+    if (own.some((c) => c.outcome === 'fail') || (isPrimary && failedOutside)) verdict = 'fail';
+    else if (isPrimary && stopper && stopper.rule !== rule) {
+      verdict = 'not-applicable';
+      reason = `not finished: the test stopped at the failed check of ${stopper.rule}`;
+    } else if (own.length && own.every((c) => c.outcome === 'not-applicable')) {
+      verdict = 'not-applicable';
+      reason = own.map((c) => c.detail ?? c.title).join('; ');
+    } else if (evidenceRequired.has(rule) && !evidence.has(rule)) {
+      verdict = 'not-applicable';
+      reason = `not exercised: ${evidenceRequired.get(rule)}`;
+    } else verdict = 'pass';
+    if (verdict === 'fail' && deviates(rule)) verdict = 'known-deviation';
+    out.push({ rule, role: isPrimary ? 'primary' : 'checked', verdict, checks: own, ...(reason ? { reason } : {}) });
+  }
+  return out;
+}
+
+/**
+ * A rule fails if any test failed it outside a known deviation; is a known deviation if its
+ * failures all fall under one; passes if a test passed it; is not applicable if every test said
+ * so; otherwise (no test, or none that ran) untested.
+ */
+export function ruleVerdict(cs: { verdict: Contribution }[]): Verdict {
+  if (!cs.length) return 'untested';
+  if (cs.some((c) => c.verdict === 'fail')) return 'fail';
+  if (cs.some((c) => c.verdict === 'known-deviation')) return 'known-deviation';
+  if (cs.some((c) => c.verdict === 'pass')) return 'pass';
+  return 'not-applicable';
+}
