@@ -17,6 +17,13 @@ export interface Fault extends Transformer {
   /** Playwright --grep / --grep-invert, to leave out expensive tests that cannot notice it. */
   grep?: string;
   grepInvert?: string;
+  /**
+   * What the suites must make of it. `caught` (the default): a non-conforming deployment, so a
+   * rule of `family` fails (at MUST level the verdict is then not conformant). `conformant`: a
+   * deviation the seed allows (another wording, a status the seed leaves open, a declared host
+   * setting), so the verdict must stay *conformant*, SHOULD warnings allowed (issue 20 point 7).
+   */
+  expect?: 'caught' | 'conformant';
 }
 
 // ---- small predicates and builders ---------------------------------------------------------------
