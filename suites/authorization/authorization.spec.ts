@@ -4,7 +4,7 @@ import { expectProblemFamily, messagesOf } from '../_harness/checks.js';
 import { resourceOf, type Builder } from '../_harness/builders.js';
 import type { DataClient } from '../_harness/fixtures.js';
 import { expectProblem } from '../_harness/problem.js';
-import { rule } from '../_harness/rules.js';
+import { check, rule } from '../_harness/rules.js';
 
 /**
  * Authorization after authentication (seed: Authentication; decisions #21, #22): permission sets,
@@ -91,7 +91,7 @@ test.describe('person records and relationships', () => {
     const schoolId = await ownSchool(api, data);
     const staff = await data.create('staff');
     const before = await expectProblem(await client.get(staff.url), 'security:authorization');
-    expect(messagesOf(before).join(' ')).toMatch(/StaffEducationOrganization/);
+    await check('data.authorization.relationship-hint', 'the 403 names the staff association to create', () => expect(messagesOf(before).join(' ')).toMatch(/StaffEducationOrganization/));
     await createAs(client, api, 'staffEducationOrganizationAssignmentAssociations', await data.body('staffEducationOrganizationAssignmentAssociation', { staffReference: { staffUniqueId: staff.body.staffUniqueId }, educationOrganizationReference: { educationOrganizationId: schoolId } }));
     expect((await client.get(staff.url)).status()).toBe(200);
   });
@@ -103,7 +103,7 @@ test.describe('person records and relationships', () => {
     await createAs(client, api, 'studentSchoolAssociations', await data.body('studentSchoolAssociation', { studentReference: { studentUniqueId: student.body.studentUniqueId }, schoolReference: { schoolId } }));
     const contact = await data.create('contact');
     const before = await expectProblem(await client.get(contact.url), 'security:authorization');
-    expect(messagesOf(before).join(' ')).toMatch(/StudentContactAssociation/);
+    await check('data.authorization.relationship-hint', 'the 403 names the student-contact association to create', () => expect(messagesOf(before).join(' ')).toMatch(/StudentContactAssociation/));
     await createAs(client, api, 'studentContactAssociations', await data.body('studentContactAssociation', { studentReference: { studentUniqueId: student.body.studentUniqueId }, contactReference: { contactUniqueId: contact.body.contactUniqueId } }));
     expect((await client.get(contact.url)).status()).toBe(200);
   });

@@ -1,42 +1,44 @@
 import { test, expect } from '../_harness/data.js';
-import { availableChangeVersionsUrl, deletesOf, newestChangeVersion, since } from '../_harness/changes.js';
+import { availableChangeVersionsUrl, newestChangeVersion, newestIfOffered, reachOf } from '../_harness/changes.js';
 import type { DataClient } from '../_harness/fixtures.js';
 import { rule } from '../_harness/rules.js';
 
 /**
  * MinChangeVersion / MaxChangeVersion on GET collection, and the data store's change-version
- * counter (decisions #17). A record's change version is not part of its body, so tests locate it
- * through a marker: the version of a delete event, which shares the data store's one counter.
+ * counter (decisions #17). A record's change version is not part of its body, and the seed shows
+ * neither whether the bounds are inclusive nor any feed item field, so the MUST tests ask the
+ * filter itself which bounds reach a record (reachOf, through `?id=`).
  */
 const idsOf = async (res: { json: () => Promise<unknown> }) => ((await res.json()) as { id: string }[]).map((i) => i.id);
 
-/** Deletes a fresh descriptor and answers the change version of that delete. */
-async function marker(api: DataClient, data: { newDescriptor: (n: string) => Promise<{ id: string; url: string }> }): Promise<number> {
-  const window = await since(api);
-  const m = await data.newDescriptor('academicSubject');
-  expect((await api.delete(m.url)).status()).toBe(204);
-  return (await deletesOf(api, 'academicSubjectDescriptors', window)).find((i) => i.id === m.id)!.changeVersion;
-}
+/** Whether GET collection lists the record with this id under `query`. */
+const listedById = (api: DataClient, resource: string, id: string) =>
+  async (query: string) => (await idsOf(await api.get(`${resource}?id=${id}&${query}`))).includes(id);
 
 test.describe('MinChangeVersion and MaxChangeVersion on GET collection', () => {
   test('returns only records whose last change version lies within the bounds', rule('data.change-queries.collection-change-version-filter'), async ({ api, data }) => {
+    const before = await newestIfOffered(api);
     const old = await data.create('academicWeek');
-    const schoolId = (old.body.schoolReference as { schoolId: number }).schoolId;
-    const v = await marker(api, data);
     const recent = await data.create('academicWeek', { schoolReference: old.body.schoolReference });
-    const after = await idsOf(await api.get(`academicWeeks?schoolId=${schoolId}&MinChangeVersion=${v + 1}`));
-    expect(after).toEqual([recent.id]);
-    const before = await idsOf(await api.get(`academicWeeks?schoolId=${schoolId}&MaxChangeVersion=${v}`));
-    expect(before).toEqual([old.id]);
+    const after = await newestIfOffered(api);
+    const [oldListed, recentListed] = [listedById(api, 'academicWeeks', old.id), listedById(api, 'academicWeeks', recent.id)];
+    const [ro, rr] = [await reachOf(oldListed, before, after), await reachOf(recentListed, before, after)];
+    expect(await recentListed(`MaxChangeVersion=${ro.max}`), `MaxChangeVersion=${ro.max} leaves out the later record`).toBe(false);
+    expect(await oldListed(`MinChangeVersion=${rr.min}`), `MinChangeVersion=${rr.min} leaves out the earlier record`).toBe(false);
+    // Without ?id=, both bounds together select the earlier record among the school's weeks.
+    const schoolId = (old.body.schoolReference as { schoolId: number }).schoolId;
+    expect(await idsOf(await api.get(`academicWeeks?schoolId=${schoolId}&MinChangeVersion=${ro.min}&MaxChangeVersion=${ro.max}`))).toEqual([old.id]);
   });
 
   test('moves an updated record into a window that starts after its creation', rule('data.change-queries.collection-change-version-filter'), async ({ api, data }) => {
+    const before = await newestIfOffered(api);
     const record = await data.create('academicWeek');
-    const schoolId = (record.body.schoolReference as { schoolId: number }).schoolId;
-    const v = await marker(api, data);
-    expect(await idsOf(await api.get(`academicWeeks?schoolId=${schoolId}&MinChangeVersion=${v + 1}`))).toEqual([]);
+    const later = await data.create('academicWeek', { schoolReference: record.body.schoolReference });
+    const listed = listedById(api, 'academicWeeks', record.id);
+    const { min } = await reachOf(listedById(api, 'academicWeeks', later.id), before, await newestIfOffered(api));
+    expect(await listed(`MinChangeVersion=${min}`), 'before its update the record lies before the window').toBe(false);
     expect((await api.put(record.url, { ...record.body, totalInstructionalDays: 1 })).status()).toBe(204);
-    expect(await idsOf(await api.get(`academicWeeks?schoolId=${schoolId}&MinChangeVersion=${v + 1}`))).toEqual([record.id]);
+    expect(await listed(`MinChangeVersion=${min}`), 'after its update the record lies in the window').toBe(true);
   });
 
   test('treats MinChangeVersion and MaxChangeVersion as inclusive bounds on the last change version', rule('data.change-queries.collection-bounds-inclusive'), async ({ api, data }) => {

@@ -1,6 +1,6 @@
 /** Faulty deployments that break data.change-queries. */
 import { pathOf, queryOf, setQuery } from '../proxy.js';
-import { isData, item, feed, editJson, type Fault } from './helpers.js';
+import { collection, isData, item, feed, editJson, rewriteParameter, type Fault } from './helpers.js';
 
 export const changeQueriesFaults: Fault[] = [
   {
@@ -47,6 +47,35 @@ export const changeQueriesFaults: Fault[] = [
         if (first === undefined) tools.state.set('newest', body.newestChangeVersion);
         else body.newestChangeVersion = first;
       });
+    },
+  },
+  {
+    name: 'feed-max-change-version-ignored', family: 'data.change-queries', suites: ['change-queries'],
+    description: 'the feeds ignore MaxChangeVersion',
+    request: (req) => { if (feed(req)) rewriteParameter(req, 'maxchangeversion', () => null); },
+  },
+  {
+    name: 'collection-min-change-version-ignored', family: 'data.change-queries', suites: ['change-queries'],
+    description: 'GET collection ignores MinChangeVersion',
+    request: (req) => { if (collection(req) && req.method === 'GET') rewriteParameter(req, 'minchangeversion', () => null); },
+  },
+  // Conforming: the seed shows neither the bounds' inclusiveness nor the feed items' fields.
+  {
+    name: 'change-version-bounds-exclusive', family: 'data.change-queries', suites: ['change-queries', 'snapshot'], expect: 'conformant',
+    description: 'MinChangeVersion and MaxChangeVersion are exclusive bounds, on collections and feeds alike',
+    request: (req) => {
+      if (!isData(req) || req.method !== 'GET' || !(collection(req) || feed(req))) return;
+      rewriteParameter(req, 'minchangeversion', (v) => (/^\d+$/.test(v) ? String(Number(v) + 1) : undefined));
+      rewriteParameter(req, 'maxchangeversion', (v) => (/^\d+$/.test(v) && Number(v) > 0 ? String(Number(v) - 1) : undefined));
+    },
+  },
+  {
+    name: 'feed-item-fields-renamed', family: 'data.change-queries', suites: ['change-queries', 'snapshot'], expect: 'conformant',
+    description: 'feed items name their fields otherwise: {resourceId, version, keys} and {resourceId, version, oldKeys, newKeys}',
+    response: (res, req) => {
+      if (!feed(req) || res.status !== 200) return;
+      const names: Record<string, string> = { id: 'resourceId', changeVersion: 'version', keyValues: 'keys', oldKeyValues: 'oldKeys', newKeyValues: 'newKeys' };
+      editJson(res, (items) => (Array.isArray(items) ? items.map((i: Record<string, unknown>) => Object.fromEntries(Object.entries(i).map(([k, v]) => [names[k] ?? k, v]))) : items));
     },
   },
 ];
