@@ -1,9 +1,13 @@
 /**
- * `npm run strength`: how strong the suites are. Starts the reference (with the rostering routing
- * flows), then runs through the deviating proxy: first the whole suite against the conforming
- * reference (the clean proxy must pass everything), then each fault of the catalogue against the
- * suites that should notice it, two at a time. Prints one line per fault (caught by which tests,
- * or missed) and, last, `faults detected: N/M`. Details go to reports/strength/.
+ * `npm run strength`: how strong the suites are, both ways. Starts the reference (with the
+ * rostering routing flows), then runs through the deviating proxy: first the whole suite against
+ * the conforming reference (the clean proxy must pass everything), then each fault of the
+ * catalogue, two at a time. A fault that breaks the seed runs the suites that should notice it
+ * and is caught when a rule fails (the run's conformance report says which); a conforming
+ * deviation (`expect: 'conformant'`: another wording, a status the seed leaves open) runs every
+ * suite and is accepted when no MUST rule fails or stops passing. Prints one line per fault and,
+ * last, `faults detected: N/M` and `conforming deviations accepted: K/L`. Details go to
+ * reports/strength/.
  *
  * Usage: [STRENGTH_PORT_BASE=23100] tsx tools/strength/run.ts [fault name ...]   (default: every fault)
  */
@@ -13,6 +17,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFi
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FLOWS_ENV, embeddedFlowServers } from '../../suites/rostering/_support/flows.js';
+import type { ConformanceReport } from '../../suites/_harness/reporter/types.js';
 import type { Target } from '../../suites/targets/types.js';
 import { portBlocks } from '../ports.js';
 import { faults, type Fault } from './faults/index.js';
@@ -156,6 +161,11 @@ interface RunResult {
   failed: string[];
   passed: number;
   skipped: number;
+  /** The run's conformance verdict and the rules it failed, from its conformance report. */
+  verdict?: ConformanceReport['summary']['verdict'];
+  failedRules: { id: string; level: 'MUST' | 'SHOULD' }[];
+  /** MUST rules the run left without a pass (not applicable or untested). */
+  mustUnpassed: string[];
   /** Errors of the run outside any test (global setup or teardown). */
   errors: string[];
   /** Exchanges the proxy answered 502 (a broken fault or an unreachable reference). */
@@ -206,6 +216,8 @@ async function runSuites(name: string, transformer: Transformer, setup: Setup, s
     writeFileSync(targetFile, `${JSON.stringify(target, null, 2)}\n`);
     const resultsFile = join(out, `results-${name}.json`);
     rmSync(resultsFile, { force: true });
+    const reportsDir = join(out, 'reports', name);
+    rmSync(reportsDir, { recursive: true, force: true });
 
     const env: Record<string, string | undefined> = { ...process.env };
     for (const k of ['REFERENCE_PORT', 'ROSTERING_PORT', 'ROSTERING_FLOWS_PORT', 'REFERENCE_COVERAGE', 'CONFORMANCE_TOKENS', 'CONFORMANCE_RUN_ID']) delete env[k];
@@ -215,11 +227,13 @@ async function runSuites(name: string, transformer: Transformer, setup: Setup, s
       [FLOWS_ENV]: JSON.stringify(throughProxy(setup.flows, proxy)),
       FC_SEED: '20261122',
       PLAYWRIGHT_JSON_OUTPUT_FILE: resultsFile,
+      CONFORMANCE_REPORTS_DIR: reportsDir,
       FORCE_COLOR: '0',
     });
     const args = [
       join(root, 'node_modules/@playwright/test/cli.js'), 'test', ...selection.suites.map((s) => `suites/${s}`),
-      '--reporter=json', `--output=${join(out, 'test-results', name)}`,
+      // The conformance reporter gives the verdict per rule that judges the fault.
+      '--reporter=json,./suites/_harness/reporter/conformance-reporter.ts', `--output=${join(out, 'test-results', name)}`,
       ...(selection.grep ? ['--grep', selection.grep] : []), ...(selection.grepInvert ? ['--grep-invert', selection.grepInvert] : []),
       ...(selection.workers ? [`--workers=${selection.workers}`] : []),
       ...(selection.maxFailures ? [`--max-failures=${selection.maxFailures}`] : []),
@@ -233,7 +247,7 @@ async function runSuites(name: string, transformer: Transformer, setup: Setup, s
     await new Promise<void>((resolve) => child.on('close', () => resolve()));
     clearTimeout(timer);
     children.delete(child);
-    return { ...readResults(resultsFile), proxyErrors: proxy.errors, ms: Date.now() - started };
+    return { ...readResults(resultsFile), ...readVerdict(join(reportsDir, 'conformance.json')), proxyErrors: proxy.errors, ms: Date.now() - started };
   } finally {
     proxies.delete(proxy);
     await proxy.close();
@@ -242,10 +256,12 @@ async function runSuites(name: string, transformer: Transformer, setup: Setup, s
 
 interface JsonSuite { title: string; file?: string; specs?: { title: string; tests: { status: string; results: { status: string }[] }[] }[]; suites?: JsonSuite[] }
 
-function readResults(file: string): Omit<RunResult, 'ms' | 'proxyErrors'> {
+type TestCounts = Pick<RunResult, 'failed' | 'passed' | 'skipped' | 'errors'>;
+
+function readResults(file: string): TestCounts {
   if (!existsSync(file)) return { failed: [], passed: 0, skipped: 0, errors: ['the run wrote no results (see its log)'] };
   const report = JSON.parse(readFileSync(file, 'utf8')) as { suites: JsonSuite[]; errors?: { message?: string }[] };
-  const result: Omit<RunResult, 'ms' | 'proxyErrors'> = { failed: [], passed: 0, skipped: 0, errors: (report.errors ?? []).map((e) => (e.message ?? '').split('\n')[0]) };
+  const result: TestCounts = { failed: [], passed: 0, skipped: 0, errors: (report.errors ?? []).map((e) => (e.message ?? '').split('\n')[0]) };
   const walk = (s: JsonSuite, path: string[]) => {
     const here = s.title ? [...path, s.title] : path;
     for (const spec of s.specs ?? []) {
@@ -261,9 +277,26 @@ function readResults(file: string): Omit<RunResult, 'ms' | 'proxyErrors'> {
   return result;
 }
 
+/** The verdict and failed rules of a run's conformance report (none when it wrote no report). */
+function readVerdict(file: string): Pick<RunResult, 'verdict' | 'failedRules' | 'mustUnpassed'> {
+  if (!existsSync(file)) return { failedRules: [], mustUnpassed: [] };
+  const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
+  return {
+    verdict: report.summary.verdict,
+    failedRules: report.rules.filter((r) => r.verdict === 'fail').map((r) => ({ id: r.id, level: r.level })),
+    mustUnpassed: report.rules.filter((r) => r.level === 'MUST' && r.verdict !== 'pass' && !r.untestable).map((r) => r.id),
+  };
+}
+
 // ---- scheduling ------------------------------------------------------------------------------------
 
-const exclusiveOf = (f: Fault) => EXCLUSIVE.filter((x) => f.suites.some((s) => s === x || s.startsWith(`${x}/`)));
+/**
+ * A conforming deviation runs every suite, since the verdict it must leave is the whole run's (a
+ * deviation the seed allows could still trip a MUST test of any family): it holds every lock.
+ */
+const conforming = (f: Fault) => f.expect === 'conformant';
+const selectionOf = (f: Fault): Selection => (conforming(f) ? { suites: [], workers: 2 } : { ...f, maxFailures: MAX_FAILURES });
+const exclusiveOf = (f: Fault) => (conforming(f) ? EXCLUSIVE : EXCLUSIVE.filter((x) => f.suites.some((s) => s === x || s.startsWith(`${x}/`))));
 
 async function runFaults(list: Fault[], setup: Setup, report: (f: Fault, r: RunResult, done: number) => void): Promise<Map<string, RunResult>> {
   const results = new Map<string, RunResult>();
@@ -281,7 +314,7 @@ async function runFaults(list: Fault[], setup: Setup, report: (f: Fault, r: RunR
         const locks = exclusiveOf(fault);
         for (const x of locks) held.add(x);
         running++;
-        void runSuites(fault.name, fault, setup, { ...fault, maxFailures: MAX_FAILURES }).then((r) => {
+        void runSuites(fault.name, fault, setup, selectionOf(fault)).then((r) => {
           for (const x of locks) held.delete(x);
           running--;
           results.set(fault.name, r);
@@ -300,20 +333,38 @@ async function runFaults(list: Fault[], setup: Setup, report: (f: Fault, r: RunR
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
- * The tests that failed, as one line; empty when none did. A run error alone catches nothing, and
- * neither does a run in which the proxy itself failed (those tests may have failed on its 502s),
- * except the preflight's: a deployment that does not fit its target file stops a certification
- * run before any test, and the report says so (not run: preflight failed).
+ * The rules the run failed, as one line; empty when it failed none. A run error alone catches
+ * nothing, and neither does a run in which the proxy itself failed (those tests may have failed
+ * on its 502s), except the preflight's: a deployment that does not fit its target file stops a
+ * certification run before any test, and the report says so (not run: preflight failed).
  */
 function caughtBy(r: RunResult): string {
   if (r.proxyErrors.length) return '';
   const preflight = r.errors.find((e) => e.includes('preflight failed:'));
   if (preflight) return `the preflight: ${preflight.slice(preflight.indexOf('preflight failed:'))}`;
-  if (!r.failed.length) return '';
-  const shown = r.failed.slice(0, 3).map((t) => { const parts = t.split(' › '); return `${parts[0]} › ${parts[parts.length - 1]}`; });
-  const count = r.failed.length >= MAX_FAILURES ? `${MAX_FAILURES}+ tests (the run stops there)` : `${r.failed.length} test${r.failed.length === 1 ? '' : 's'}`;
-  return `${count}: ${shown.join('; ')}${r.failed.length > 3 ? `; and ${r.failed.length - 3} more` : ''}`;
+  if (!r.failedRules.length) return '';
+  const rules = r.failedRules.slice(0, 3).map((x) => `${x.id} (${x.level})`);
+  const more = r.failedRules.length > 3 ? `; and ${r.failedRules.length - 3} more` : '';
+  const stopped = r.failed.length >= MAX_FAILURES ? ', the run stopping at its failure limit' : '';
+  return `${r.failedRules.length} rule${r.failedRules.length === 1 ? '' : 's'} (${r.verdict}${stopped}): ${rules.join('; ')}${more}`;
 }
+
+/**
+ * Why a conforming deviation was refused; empty when it left the verdict as conformant as the
+ * clean run's: no MUST rule failed and every MUST rule the clean run passed still passes (SHOULD
+ * failures are the warnings such a deviation may well earn).
+ */
+function refusedBecause(r: RunResult, clean: RunResult): string {
+  if (r.proxyErrors.length) return `the proxy failed ${r.proxyErrors.length} exchange(s), first ${r.proxyErrors[0]}`;
+  if (!r.verdict) return `the run wrote no conformance report${r.errors.length ? `: ${r.errors[0]}` : ''}`;
+  const must = r.failedRules.filter((x) => x.level === 'MUST').map((x) => x.id);
+  if (must.length) return `MUST rules failed: ${must.slice(0, 4).join(', ')}${must.length > 4 ? ` and ${must.length - 4} more` : ''}`;
+  const lost = r.mustUnpassed.filter((id) => !clean.mustUnpassed.includes(id));
+  if (lost.length) return `MUST rules no longer passed: ${lost.slice(0, 4).join(', ')}${lost.length > 4 ? ` and ${lost.length - 4} more` : ''}`;
+  return '';
+}
+
+const warnings = (r: RunResult) => r.failedRules.filter((x) => x.level === 'SHOULD').map((x) => x.id);
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -335,35 +386,46 @@ async function main(): Promise<number> {
   console.log(`reference up (${deployments.length} deployments) in ${seconds(Date.now() - started)}; ${list.length} faults, ${PARALLEL} at a time`);
 
   const clean = await runSuites('clean', {}, setup, { suites: [], workers: 2, storeDigest: true });
-  if (clean.failed.length || clean.errors.length || clean.proxyErrors.length || !clean.passed) {
+  if (clean.failed.length || clean.errors.length || clean.proxyErrors.length || !clean.passed || clean.failedRules.length || !clean.verdict) {
     console.log(`clean proxy: ${clean.failed.length} failed, ${clean.passed} passed (${seconds(clean.ms)}); the strength measurement needs a clean pass`);
     for (const t of clean.failed) console.log(`  failed  ${t}`);
     for (const e of clean.errors) console.log(`  error   ${e}`);
     for (const e of clean.proxyErrors.slice(0, 10)) console.log(`  proxy   ${e}`);
     return 1;
   }
-  console.log(`clean proxy: ${clean.passed} passed, ${clean.skipped} skipped, 0 failed (${seconds(clean.ms)})`);
+  console.log(`clean proxy: ${clean.passed} passed, ${clean.skipped} skipped, 0 failed (${seconds(clean.ms)}); verdict ${clean.verdict}${clean.mustUnpassed.length ? ` (MUST rules this setup cannot pass: ${clean.mustUnpassed.join(', ')})` : ''}`);
 
   const width = Math.max(...list.map((f) => f.name.length));
   const results = await runFaults(list, setup, (f, r, done) => {
-    const by = caughtBy(r);
     const counter = `[${String(done).padStart(String(list.length).length)}/${list.length}]`;
+    if (conforming(f)) {
+      const refused = refusedBecause(r, clean);
+      const warned = warnings(r);
+      const why = refused || `verdict ${r.verdict}${warned.length ? `, SHOULD warnings: ${warned.join(', ')}` : ', no warning'}`;
+      console.log(`${counter} ${refused ? 'REFUSED ' : 'accepted'}  ${f.name.padEnd(width)}  ${why}  (${seconds(r.ms)})`);
+      return;
+    }
+    const by = caughtBy(r);
     const verdict = r.proxyErrors.length ? 'BROKEN' : by ? 'caught' : 'MISSED';
     const why = r.proxyErrors.length ? `the proxy failed ${r.proxyErrors.length} exchange(s), first ${r.proxyErrors[0]}`
       : by ? `by ${by}` : `${f.description} (${f.family}; ran ${f.suites.join(', ')})${r.errors.length ? `; run error: ${r.errors[0]}` : ''}`;
     console.log(`${counter} ${verdict}  ${f.name.padEnd(width)}  ${why}  (${seconds(r.ms)})`);
   });
 
-  const detected = list.filter((f) => caughtBy(results.get(f.name)!)).length;
+  const mustCatch = list.filter((f) => !conforming(f));
+  const deviations = list.filter(conforming);
+  const detected = mustCatch.filter((f) => caughtBy(results.get(f.name)!)).length;
+  const accepted = deviations.filter((f) => !refusedBecause(results.get(f.name)!, clean)).length;
   writeFileSync(join(out, 'strength.json'), `${JSON.stringify({
     generatedAt: new Date().toISOString(),
     seconds: Math.round((Date.now() - started) / 1000),
     clean: { passed: clean.passed, skipped: clean.skipped },
-    faults: list.map((f) => ({ name: f.name, family: f.family, description: f.description, suites: f.suites, ...results.get(f.name)! })),
-    detected, total: list.length,
+    faults: list.map((f) => ({ name: f.name, family: f.family, description: f.description, suites: f.suites, expect: f.expect ?? 'caught', ...results.get(f.name)! })),
+    detected, total: mustCatch.length, accepted, deviations: deviations.length,
   }, null, 2)}\n`);
   console.log(`results in ${relative(root, out)}/strength.json; ${seconds(Date.now() - started)} in all`);
-  console.log(`faults detected: ${detected}/${list.length}`);
+  if (mustCatch.length) console.log(`faults detected: ${detected}/${mustCatch.length}`);
+  if (deviations.length) console.log(`conforming deviations accepted: ${accepted}/${deviations.length}`);
   return 0;
 }
 

@@ -28,7 +28,8 @@ export default class ConformanceReporter implements Reporter {
   private run: RunMetadata | undefined;
 
   constructor(options: { outputDir?: string } = {}) {
-    this.outputDir = options.outputDir ?? 'reports';
+    // CONFORMANCE_REPORTS_DIR also reaches a reporter named on the command line (the strength tool's).
+    this.outputDir = options.outputDir ?? process.env.CONFORMANCE_REPORTS_DIR ?? 'reports';
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
