@@ -23,12 +23,14 @@ export interface PreflightProblem {
 
 export interface PreflightOutcome {
   problems: PreflightProblem[];
-  /** One token per client role whose credentials are available. */
+  /** One token per client role whose credentials are available (but the short-lived client's). */
   tokens: Record<string, string>;
   /** The store digest before the run, when the target offers one. */
   digest?: string;
 }
 
+/** The client role whose tokens live only seconds (target clients.shortLived). */
+const SHORT_LIVED_ROLE = 'shortLived';
 /** Per probe: a deployment that does not answer within this stops the run, not a test timeout. */
 const PROBE_TIMEOUT_MS = 5_000;
 /** A collection every deployment of the data standard serves (descriptors need no relationships). */
@@ -56,7 +58,10 @@ export async function preflight(request: APIRequestContext, target: ResolvedTarg
     const creds = credentials(c);
     if (!creds) return void problems.push({ field: `clients.${role}`, message: 'names no key and secret (key/secret or keyEnv/secretEnv)' });
     try {
-      tokens[role] = await fetchToken(request, target, creds, PROBE_TIMEOUT_MS);
+      const token = await fetchToken(request, target, creds, PROBE_TIMEOUT_MS);
+      // The short-lived client's token expires within seconds, long before most tests run: it
+      // is fetched here only to prove the credentials, and its tests obtain their own.
+      if (role !== SHORT_LIVED_ROLE) tokens[role] = token;
     } catch (err) {
       const status = err instanceof TokenRefused ? err.status : undefined;
       problems.push(status === 404
