@@ -60,8 +60,10 @@ test.describe('Authorization: Bearer on data requests', () => {
     expect((await anon.get(`${resource}?limit=1`, { Authorization: `Bearer ${await resigned({})}` })).status()).toBe(200);
   });
 
-  test('answers 401 for the issuer\'s claims signed with the issuer\'s key under any algorithm other than RS256', rule('data.authentication.invalid-token-401'), async ({ anon }) => {
-    // The neighbours of the configured algorithm: the other RSA algorithms the same key can sign with.
+  test('answers 401 for the issuer\'s claims signed with the issuer\'s key under any algorithm other than RS256', rule('data.authentication.signing-algorithm-enforced'), async ({ anon }) => {
+    // The neighbours of the configured algorithm: the other RSA algorithms the same key can sign
+    // with. Only the key's holder can make these, and the seed names no algorithm for the data
+    // API (decision 20 does): SHOULD, unlike the forgeries anyone can make (alg none, HS256).
     for (const alg of OTHER_RSA_ALGORITHMS) {
       const res = await anon.get(resource, { Authorization: `Bearer ${await resigned({}, alg)}` });
       expect(res.status(), `${alg}: ${await res.text()}`).toBe(401);

@@ -2,7 +2,7 @@ import { test, expect, target } from '../_harness/fixtures.js';
 import { exercised, rule } from '../_harness/rules.js';
 import { credentials } from '../_harness/target.js';
 import { BLANK, MISSING, UNKNOWN_SCHEME, expectOwnEntry, routes, RESOURCE as resource } from './_support/causes.js';
-import { allowWaiting, issuerSignedExpired, leeway, obtainToken, shortLivedClient, waitOut } from './_support/expiry.js';
+import { allowWaiting, issuerSigned, issuerSignedExpired, leeway, obtainToken, shortLivedClient, waitOut } from './_support/expiry.js';
 
 /**
  * A token past its lifetime (seed: "After expiry a new token must be obtained"; Errors: 401 with
@@ -18,6 +18,9 @@ const OTHER_CAUSES = [MISSING, UNKNOWN_SCHEME, BLANK];
 test.describe('a token whose lifetime has elapsed', () => {
   test('is refused with 401 and one errors entry of its own on every route when the issuer signed it with an expiry in the past, and a newly obtained token is then accepted', rule(EXPIRED), async ({ anon, request }) => {
     const expired = await issuerSignedExpired();
+    // The control: the same claims signed by the same key with a lifetime still running are
+    // accepted, so a refusal below is the expiry's.
+    expect((await anon.get(`${resource}?limit=1`, { Authorization: `Bearer ${await issuerSigned({})}` })).status(), 'the same claims, not expired').toBe(200);
     for (const route of routes(anon)) await expectOwnEntry(route, { Authorization: `Bearer ${expired}` }, 'an expired token', OTHER_CAUSES);
     exercised(EXPIRED, 'a token the issuer\'s key signed with an expiry ten minutes past was presented on every route and refused');
     const fresh = await obtainToken(request, credentials(target.clients.primary)!);
