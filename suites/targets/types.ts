@@ -244,6 +244,13 @@ export interface ShortLivedClient extends ClientCredentials {
    * @maximum 60
    */
   tokenLifetimeSeconds: number;
+  /**
+   * `{base_url}` of the deployment the client belongs to, when that is not the target itself: a
+   * second deployment of the same API (same names) whose host configured the short lifetime for
+   * every client, for servers that set the lifetime per deployment only (upstream ODS/API:
+   * `BearerTokenTimeoutMinutes` 1 gives 60 s). Its tokens are obtained and presented there.
+   */
+  baseUrl?: string;
 }
 
 /** Either literal values or the names of environment variables holding them. */

@@ -54,7 +54,9 @@ test.describe('POST /oauth/token', () => {
     const client = target.clients.shortLived;
     const creds = credentials(client);
     if (!client || !creds) notApplicable('needs a short-lived client (clients.shortLived with its tokenLifetimeSeconds)');
-    const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(creds.key, creds.secret) }, data: 'grant_type=client_credentials' });
+    // At its own deployment: the target's, or the second one the target names for it.
+    const url = `${(client.baseUrl ?? target.dataApi.baseUrl).replace(/\/$/, '')}/oauth/token`;
+    const res = await request.post(url, { headers: { ...form, Authorization: basic(creds.key, creds.secret) }, data: 'grant_type=client_credentials' });
     expect(res.status()).toBe(200);
     expect((await res.json()).expires_in).toBe(client.tokenLifetimeSeconds);
   });

@@ -107,6 +107,7 @@ const cases: [string, () => Promise<Record<string, unknown>> | Record<string, un
   ['an unreachable rostering service', async () => ({ 'rostering.baseUrl': `http://127.0.0.1:${await closedPort()}` }), 'rostering.baseUrl'],
   ['a wrong secret of a secondary client', () => ({ 'clients.profiled': { key: 'conformance-profiled', secret: 'wrong' } }), 'clients.profiled'],
   ['a wrong secret of the short-lived client', () => ({ 'clients.shortLived': { key: 'conformance-short-lived', secret: 'wrong', tokenLifetimeSeconds: 4 } }), 'clients.shortLived'],
+  ['a short-lived client\'s second deployment with no token endpoint', () => ({ 'clients.shortLived': { key: 'conformance-short-lived', secret: 'conformance-short-lived-secret', tokenLifetimeSeconds: 4, baseUrl: `${ref.dataApiBaseUrl}/nothing` } }), 'clients.shortLived.baseUrl'],
   ['an unset primary secret variable', () => ({ 'clients.primary': { key: 'conformance-primary', secretEnv: 'PREFLIGHT_TEST_UNSET' } }), 'clients.primary.secretEnv'],
   ['upstream\'s problem-type prefix', () => ({ 'dataApi.errorTypePrefix': 'urn:ed-fi:api:' }), 'dataApi.errorTypePrefix'],
   ['a namespace prefix the primary client does not own', () => ({ testData: { namespacePrefix: 'uri://yours.test' } }), 'testData.namespacePrefix'],

@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { SignJWT, decodeJwt, decodeProtectedHeader, importPKCS8 } from 'jose';
-import { test, expect, target } from '../../_harness/fixtures.js';
+import { test, expect, target, DataClient } from '../../_harness/fixtures.js';
 import { issuerPrivateKeyPem, notApplicable } from '../../_harness/capabilities.js';
 import { credentials } from '../../_harness/target.js';
 import { sharedTokens } from '../../_harness/tokens.js';
@@ -55,6 +55,10 @@ export interface ShortLived {
   secret: string;
   /** Its declared token lifetime, in seconds. */
   lifetime: number;
+  /** `{base_url}` of the deployment it belongs to: the target's, or the second one it names. */
+  baseUrl: string;
+  /** A client without credentials at that deployment, paths relative to its data root. */
+  anon: (request: APIRequestContext) => DataClient;
 }
 
 /** The short-lived client, or not applicable with the reason the expired-token rules give. */
@@ -62,7 +66,9 @@ export function shortLivedClient(): ShortLived {
   const client = target.clients.shortLived;
   const creds = credentials(client);
   if (!client || !creds) notApplicable(NO_SHORT_LIVED_CLIENT);
-  return { ...creds, lifetime: client.tokenLifetimeSeconds };
+  const baseUrl = (client.baseUrl ?? target.dataApi.baseUrl).replace(/\/$/, '');
+  const there = { ...target, dataApi: { ...target.dataApi, baseUrl }, dataRoot: `${baseUrl}/data/v3/${target.dataApi.namespaceSegment}` };
+  return { ...creds, lifetime: client.tokenLifetimeSeconds, baseUrl, anon: (request) => new DataClient(request, there, undefined, []) };
 }
 
 export interface Issued {
@@ -73,10 +79,13 @@ export interface Issued {
   receivedAt: number;
 }
 
-/** A new token from the token endpoint (client credentials in a Basic header); expects 200. */
-export async function obtainToken(request: APIRequestContext, creds: { key: string; secret: string }): Promise<Issued> {
+/**
+ * A new token from the token endpoint under `baseUrl` (the short-lived client's, else the
+ * target's), client credentials in a Basic header; expects 200.
+ */
+export async function obtainToken(request: APIRequestContext, creds: { key: string; secret: string; baseUrl?: string }): Promise<Issued> {
   const sentAt = Date.now();
-  const res = await request.post(`${target.dataApi.baseUrl}/oauth/token`, {
+  const res = await request.post(`${creds.baseUrl ?? target.dataApi.baseUrl}/oauth/token`, {
     headers: { Authorization: `Basic ${Buffer.from(`${creds.key}:${creds.secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
     data: 'grant_type=client_credentials',
   });
