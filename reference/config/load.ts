@@ -20,6 +20,8 @@ export interface Client {
   rosterScopes: string[];
   odsInstances: { id: number; context?: { key: string; value: string } }[];
   tenant?: string;
+  /** Its own token lifetime, when it has one (else the settings' tokenLifetimeSeconds). */
+  tokenLifetimeSeconds?: number;
 }
 
 export interface Settings {
@@ -99,6 +101,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
       rosterScopes: c.rosterScopes ?? [],
       odsInstances: c.odsInstances ?? [{ id: 1 }],
       ...(c.tenant ? { tenant: c.tenant } : {}),
+      ...(c.tokenLifetimeSeconds ? { tokenLifetimeSeconds: c.tokenLifetimeSeconds } : {}),
     };
   });
   if ((config.connections?.headersTimeoutMs ?? 20_000) > (config.connections?.requestTimeoutMs ?? 60_000)) throw new ConfigError('connections.headersTimeoutMs must not exceed connections.requestTimeoutMs');

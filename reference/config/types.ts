@@ -250,4 +250,11 @@ export interface ClientConfig {
   odsInstances?: { id: number; context?: { key: string; value: string } }[];
   /** Tenant of the client when multi-tenant. */
   tenant?: string;
+  /**
+   * This client's token lifetime in seconds (`expires_in`), instead of the global
+   * `tokenLifetimeSeconds`: a short-lived client lets conformance suites wait a token out.
+   * @TJS-type integer
+   * @minimum 1
+   */
+  tokenLifetimeSeconds?: number;
 }

@@ -23,6 +23,8 @@ before(async () => {
         // Credentials whose base64 has no padding (15 bytes) and one padding character (17 bytes).
         { key: 'p0', secret: 'p0-secret-12' },
         { key: 'p1', secret: 'p1-secret-1234' },
+        // A lifetime of its own instead of the global one (short-lived clients of the conformance configuration).
+        { key: 'short', secret: 'short-secret', tokenLifetimeSeconds: 3 },
       ],
     },
   });
@@ -70,6 +72,16 @@ test('a client without organizations, scopes or tenant: those claims are absent 
   assert.equal('educationOrganizationId' in claims, false);
   assert.equal('tenantId' in claims, false);
   assert.deepEqual(JSON.parse(String(claims.odsInstances)), { OdsInstances: [{ OdsInstanceId: 1, OdsInstanceContext: null }] });
+});
+
+test('a client with a lifetime of its own: expires_in and exp follow it, other clients keep the global one', async () => {
+  const res = await token({ auth: basic('short', 'short-secret'), body: 'grant_type=client_credentials' });
+  assert.equal(res.status, 200);
+  assert.equal(res.json.expires_in, 3);
+  const claims = claimsOf(res.json.access_token);
+  assert.equal((claims.exp as number) - (claims.iat as number), 3);
+  const other = await token({ auth: basic('bare', 'bare-secret'), body: 'grant_type=client_credentials' });
+  assert.equal(other.json.expires_in, 1234);
 });
 
 test('credentials in the body, in either media type; field names and grant type in any case', async () => {

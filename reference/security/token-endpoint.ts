@@ -36,6 +36,8 @@ export function tokenEndpoint(settings: Settings, issuer: Issuer) {
       if ((fields.grant_type ?? '').toLowerCase() !== 'client_credentials') throw new TokenError(400, 'unsupported_grant_type');
       if (!client) throw new TokenError(401, 'invalid_client');
       const scope = grantScope(client, fields.scope, settings.naming.rosteringScopeBase);
+      // A client may have a lifetime of its own (a short-lived one lets suites wait tokens out).
+      const lifetime = client.tokenLifetimeSeconds ?? settings.tokenLifetimeSeconds;
       const accessToken = await issuer.sign({
         client_id: client.key,
         scope: scope.granted,
@@ -47,10 +49,10 @@ export function tokenEndpoint(settings: Settings, issuer: Issuer) {
           })),
         }),
         ...(client.tenant ? { tenantId: client.tenant } : {}),
-      }, settings.tokenLifetimeSeconds);
+      }, lifetime);
       ctx.set('Cache-Control', 'no-store');
       ctx.status = 200;
-      ctx.body = { access_token: accessToken, expires_in: settings.tokenLifetimeSeconds, token_type: 'bearer', ...(scope.echo ? { scope: scope.granted } : {}) };
+      ctx.body = { access_token: accessToken, expires_in: lifetime, token_type: 'bearer', ...(scope.echo ? { scope: scope.granted } : {}) };
     } catch (err) {
       if (!(err instanceof TokenError)) throw err;
       ctx.status = err.status;

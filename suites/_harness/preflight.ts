@@ -3,6 +3,7 @@ import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { SignJWT, decodeJwt, decodeProtectedHeader, importPKCS8 } from 'jose';
 import { model } from '../../spec/model/index.js';
 import { storeDigest } from './store-digest.js';
+import type { ShortLivedClient } from '../targets/types.js';
 import { credentials, unsetCredentialVariables, type ResolvedTarget } from './target.js';
 import { TokenRefused, fetchToken } from './tokens.js';
 
@@ -23,12 +24,14 @@ export interface PreflightProblem {
 
 export interface PreflightOutcome {
   problems: PreflightProblem[];
-  /** One token per client role whose credentials are available. */
+  /** One token per client role whose credentials are available (but the short-lived client's). */
   tokens: Record<string, string>;
   /** The store digest before the run, when the target offers one. */
   digest?: string;
 }
 
+/** The client role whose tokens live only seconds (target clients.shortLived). */
+const SHORT_LIVED_ROLE = 'shortLived';
 /** Per probe: a deployment that does not answer within this stops the run, not a test timeout. */
 const PROBE_TIMEOUT_MS = 5_000;
 /** A collection every deployment of the data standard serves (descriptors need no relationships). */
@@ -55,12 +58,17 @@ export async function preflight(request: APIRequestContext, target: ResolvedTarg
     if (unset.length) return void console.log(`client '${role}': ${unset.join(', ')} not set; its tests are not applicable`);
     const creds = credentials(c);
     if (!creds) return void problems.push({ field: `clients.${role}`, message: 'names no key and secret (key/secret or keyEnv/secretEnv)' });
+    // The short-lived client may belong to a second deployment (its baseUrl).
+    const at = role === SHORT_LIVED_ROLE ? (c as ShortLivedClient).baseUrl?.replace(/\/$/, '') : undefined;
     try {
-      tokens[role] = await fetchToken(request, target, creds, PROBE_TIMEOUT_MS);
+      const token = await fetchToken(request, at ? { ...target, dataApi: { ...target.dataApi, baseUrl: at } } : target, creds, PROBE_TIMEOUT_MS);
+      // The short-lived client's token expires within seconds, long before most tests run: it
+      // is fetched here only to prove the credentials, and its tests obtain their own.
+      if (role !== SHORT_LIVED_ROLE) tokens[role] = token;
     } catch (err) {
       const status = err instanceof TokenRefused ? err.status : undefined;
       problems.push(status === 404
-        ? { field: 'dataApi.baseUrl', message: `POST ${target.dataApi.baseUrl}/oauth/token answered 404: no token endpoint under this base URL` }
+        ? { field: at ? `clients.${role}.baseUrl` : 'dataApi.baseUrl', message: `POST ${at ?? target.dataApi.baseUrl}/oauth/token answered 404: no token endpoint under this base URL` }
         : { field: `clients.${role}`, message: `${(err as Error).message.split('\n')[0]} (are the key and secret right?)` });
     }
   }));

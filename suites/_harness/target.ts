@@ -91,6 +91,8 @@ export function resolveTarget(raw: Target): ResolvedTarget {
     errorTypePrefix: 'urn:core:api:',
     mediaTypeVendor: 'core',
     pageSizeMaximum: 500,
+    tokenLifetimeSeconds: 1800,
+    tokenExpiryLeewaySeconds: 0,
     ...raw.dataApi,
     baseUrl: raw.dataApi.baseUrl.replace(/\/$/, ''),
   };

@@ -1,38 +1,33 @@
-import { test, expect, target } from '../_harness/fixtures.js';
+import { test, expect } from '../_harness/fixtures.js';
 import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
-import { credentials } from '../_harness/target.js';
+import { BLANK, INVALID, MISSING, RESOURCE as resource, UNKNOWN_SCHEME, type Cause } from './_support/causes.js';
+import { issuerSignedExpired } from './_support/expiry.js';
 
-/** The errors entry of each 401 cause, in upstream words; and a fresh token after a refused one. */
-const resource = 'academicSubjectDescriptors';
+/**
+ * The errors entry of each 401 cause in upstream's words (research/ods-server-details.md §3):
+ * SHOULD only. The seed asks for an entry that names the cause, not for these sentences
+ * (decision 35), so these tests name no MUST rule: bearer.spec.ts checks the content.
+ */
+const WORDING = 'data.authentication.errors-entry-wording';
+const UPSTREAM: [Cause, string][] = [
+  [MISSING, 'Authorization header is missing.'],
+  [UNKNOWN_SCHEME, 'Unknown Authorization header scheme.'],
+  [BLANK, 'Missing Authorization header bearer token value.'],
+  [INVALID, 'Invalid token'],
+];
 
-test.describe('401 errors entries', () => {
-  test('names an unknown scheme "Unknown Authorization header scheme."', rule('data.authentication.errors-entry-wording', 'data.authentication.non-bearer-scheme-401'), async ({ anon }) => {
-    const body = await expectProblem(await anon.get(resource, { Authorization: 'Basic YTpi' }), 'security:authentication');
-    expect(body.errors).toEqual(['Unknown Authorization header scheme.']);
-  });
-
-  test('names a blank token "Missing Authorization header bearer token value."', rule('data.authentication.errors-entry-wording', 'data.authentication.blank-bearer-token-401'), async ({ anon }) => {
-    const body = await expectProblem(await anon.get(resource, { Authorization: 'Bearer ' }), 'security:authentication');
-    expect(body.errors).toEqual(['Missing Authorization header bearer token value.']);
-  });
-
-  test('names an unknown token "Invalid token"', rule('data.authentication.errors-entry-wording', 'data.authentication.invalid-token-401'), async ({ anon }) => {
-    const body = await expectProblem(await anon.get(resource, { Authorization: 'Bearer not-a-real-token-0123456789' }), 'security:authentication');
-    expect(body.errors).toEqual(['Invalid token']);
-  });
-});
-
-test.describe('a refused token and a new one', () => {
-  test('accepts a newly obtained token on the request a bad token was refused on', rule('data.authentication.expired-token-401', 'data.authentication.valid-token-accepted'), async ({ anon, request }) => {
-    expect((await anon.get(`${resource}?limit=1`, { Authorization: 'Bearer not-a-real-token-0123456789' })).status()).toBe(401);
-    const creds = credentials(target.clients.primary)!;
-    const res = await request.post(`${target.dataApi.baseUrl}/oauth/token`, {
-      headers: { Authorization: `Basic ${Buffer.from(`${creds.key}:${creds.secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-      data: 'grant_type=client_credentials',
+test.describe('401 errors entries in upstream\'s words', () => {
+  for (const [cause, words] of UPSTREAM) {
+    test(`words the entry for ${cause.name} "${words}"`, rule(WORDING), async ({ anon }) => {
+      const body = await expectProblem(await anon.get(resource, cause.headers), 'security:authentication');
+      expect(body.errors).toEqual([words]);
     });
-    expect(res.status()).toBe(200);
-    const { access_token } = (await res.json()) as { access_token: string };
-    expect((await anon.get(`${resource}?limit=1`, { Authorization: `Bearer ${access_token}` })).status()).toBe(200);
+  }
+
+  test('words the entry for an expired token "Invalid token", as for any token it does not accept', rule(WORDING), async ({ anon }) => {
+    const expired = await issuerSignedExpired();
+    const body = await expectProblem(await anon.get(resource, { Authorization: `Bearer ${expired}` }), 'security:authentication');
+    expect(body.errors).toEqual(['Invalid token']);
   });
 });

@@ -1,14 +1,31 @@
-import { SignJWT, decodeJwt, importPKCS8 } from 'jose';
+import type { APIRequestContext, APIResponse } from '@playwright/test';
+import { decodeJwt } from 'jose';
 import { test, expect, target } from '../_harness/data.js';
-import { capability, issuerPrivateKeyPem, notApplicable } from '../_harness/capabilities.js';
-import { fetchToken, sharedTokens } from '../_harness/tokens.js';
+import { capability, notApplicable } from '../_harness/capabilities.js';
+import { fetchToken } from '../_harness/tokens.js';
 import { credentials } from '../_harness/target.js';
-import { expectProblem } from '../_harness/problem.js';
-import { rule } from '../_harness/rules.js';
+import { expectProblem, type ProblemBody } from '../_harness/problem.js';
+import { check, exercised, rule } from '../_harness/rules.js';
+import { soleEntry } from '../authentication/_support/causes.js';
+import { allowWaiting, issuerSigned, leeway, obtainToken, shortLivedClient, sleep, waitOut, waitUntilNearEnd } from '../authentication/_support/expiry.js';
 
 /** The seed's Limits table: page size, integer ranges, token lifetime, school years, lengths. */
 const max = target.dataApi.pageSizeMaximum;
+const LIFETIME = 'data.limits.token-lifetime';
+const EXPIRED = 'data.authentication.expired-token-401';
 const idsOf = async (res: { json: () => Promise<unknown> }) => ((await res.json()) as unknown[]).length;
+
+/**
+ * The seed's content of the refusal's message (Errors: "message says limit must be omitted or
+ * between 0 and 500"): one message, the detail or an errors entry, names `limit`, 0 and the
+ * maximum. Any words will do (decision 35); upstream's sentence is query-paging's SHOULD rule.
+ */
+function expectRangeNamed(problem: ProblemBody, maximum: number): void {
+  const number = (n: number) => new RegExp(`(^|[^0-9.-])${n}([^0-9]|$)`);
+  const messages = [problem.detail, ...(problem.errors ?? [])].filter((m): m is string => typeof m === 'string');
+  const naming = messages.filter((m) => /limit/i.test(m) && number(0).test(m) && number(maximum).test(m));
+  expect(naming, `no message names limit, 0 and ${maximum}: ${JSON.stringify(messages)}`).not.toHaveLength(0);
+}
 
 test.describe('page size', () => {
   test('accepts limit values from 0 to the maximum page size', rule('data.limits.limit-range-accepted'), async ({ api }) => {
@@ -27,24 +44,52 @@ test.describe('page size', () => {
     await expectProblem(await api.get(`academicSubjectDescriptors?limit=${max + 1}`), 'bad-request:parameter-validation-failed');
   });
 
+  test('refuses limit -1 and a limit above the maximum page size on the deletes and keyChanges feeds with 400 parameter-validation-failed', rule('data.limits.limit-out-of-range-400'), async ({ api }) => {
+    // The feeds take limit too (seed: Endpoints), and the seed's range holds for every limit.
+    for (const feed of ['deletes', 'keyChanges']) {
+      for (const limit of [-1, max + 1]) {
+        await expectProblem(await api.get(`academicSubjectDescriptors/${feed}?limit=${limit}`), 'bad-request:parameter-validation-failed');
+      }
+    }
+  });
+
+  for (const limit of [-1, max + 1]) {
+    test(`says in refusing limit ${limit === -1 ? '-1' : 'one above the maximum'} that limit must lie between 0 and the maximum page size`, rule('data.limits.limit-message-names-range'), async ({ api }) => {
+      const problem = await expectProblem(await api.get(`academicSubjectDescriptors?limit=${limit}`), 'bad-request:parameter-validation-failed');
+      expectRangeNamed(problem, max);
+    });
+  }
+
   test('refuses a limit above a maximum the host lowered with 400 parameter-validation-failed', rule('data.limits.host-lowered-maximum'), async ({ api, request }) => {
-    if (max < 500) {
-      await expectProblem(await api.get(`academicSubjectDescriptors?limit=${max + 1}`), 'bad-request:parameter-validation-failed');
-      expect((await api.get(`academicSubjectDescriptors?limit=${max}`)).status()).toBe(200);
-      return;
-    }
-    // The target keeps the default: the rule is checked on its second, lowered deployment.
-    const lowered = capability('loweredPageSize');
-    const creds = credentials(target.clients.primary)!;
-    // One token for this deployment, fetched once: the only test that talks to it.
-    const token = await fetchToken(request, { ...target, dataApi: { ...target.dataApi, baseUrl: lowered.baseUrl } }, creds);
-    const get = (limit: number) => request.get(`${lowered.baseUrl}/data/v3/${target.dataApi.namespaceSegment}/academicSubjectDescriptors?limit=${limit}`, { headers: { Authorization: `Bearer ${token}` } });
-    for (const limit of [lowered.pageSizeMaximum + 1, 500]) {
-      await expectProblem(await get(limit), 'bad-request:parameter-validation-failed');
-    }
-    expect((await get(lowered.pageSizeMaximum)).status(), `limit=${lowered.pageSizeMaximum} (the lowered maximum itself)`).toBe(200);
+    const { maximum, get } = await loweredMaximum(api, request);
+    for (const limit of aboveLowered(maximum)) await expectProblem(await get(limit), 'bad-request:parameter-validation-failed');
+    expect((await get(maximum)).status(), `limit=${maximum} (the lowered maximum itself)`).toBe(200);
+  });
+
+  test('says in refusing a limit above a maximum the host lowered that limit must lie between 0 and the lowered maximum', rule('data.limits.limit-message-names-range'), async ({ api, request }) => {
+    const { maximum, get } = await loweredMaximum(api, request);
+    for (const limit of aboveLowered(maximum)) expectRangeNamed(await expectProblem(await get(limit), 'bad-request:parameter-validation-failed'), maximum);
   });
 });
+
+/** Limits above a lowered maximum: one above it, and the default maximum 500. */
+const aboveLowered = (maximum: number) => [...new Set([maximum + 1, 500])];
+
+/**
+ * Where the maximum is lowered: the target itself, if its maximum is below 500; else its second
+ * deployment (capability loweredPageSize), with a token fetched for it.
+ */
+async function loweredMaximum(api: { get: (path: string) => Promise<APIResponse> }, request: APIRequestContext): Promise<{ maximum: number; get: (limit: number) => Promise<APIResponse> }> {
+  return max < 500 ? { maximum: max, get: (limit: number) => api.get(`academicSubjectDescriptors?limit=${limit}`) } : loweredDeployment(request);
+}
+
+/** The second deployment whose host lowered the maximum page size (capability loweredPageSize). */
+async function loweredDeployment(request: APIRequestContext): Promise<{ maximum: number; get: (limit: number) => Promise<APIResponse> }> {
+  const lowered = capability('loweredPageSize');
+  const token = await fetchToken(request, { ...target, dataApi: { ...target.dataApi, baseUrl: lowered.baseUrl } }, credentials(target.clients.primary)!);
+  const get = (limit: number) => request.get(`${lowered.baseUrl}/data/v3/${target.dataApi.namespaceSegment}/academicSubjectDescriptors?limit=${limit}`, { headers: { Authorization: `Bearer ${token}` } });
+  return { maximum: lowered.pageSizeMaximum, get };
+}
 
 test.describe('integer and string ranges', () => {
   test('accepts the int32 maximum 2147483647 in an int32 field and returns it unchanged', rule('data.limits.int32-maximum-accepted'), async ({ api, data }) => {
@@ -96,17 +141,36 @@ test.describe('school years', () => {
 });
 
 test.describe('token lifetime', () => {
-  test('accepts a token until its lifetime has elapsed, then refuses it', rule('data.limits.token-lifetime', 'data.authentication.expired-token-401'), async ({ anon }) => {
-    const pem = issuerPrivateKeyPem();
-    const claims = decodeJwt(sharedTokens().primary);
+  // A token used before and after its lifetime (decision 39: the lifetime rule passes only when
+  // both really happened). Its refusal afterwards is the expired-token rule's, checked as such.
+  test('accepts a token the issuer signed with a two-second lifetime until that has elapsed, then refuses it', rule(LIFETIME, EXPIRED), async ({ anon }) => {
     const now = Math.floor(Date.now() / 1000);
-    const token = await new SignJWT({ ...claims, iat: now, exp: now + 2 }).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(await importPKCS8(pem, 'RS256'));
-    expect((await anon.get('academicSubjectDescriptors?limit=1', { Authorization: `Bearer ${token}` })).status()).toBe(200);
-    await new Promise((r) => setTimeout(r, 3500));
-    await expectProblem(await anon.get('academicSubjectDescriptors?limit=1', { Authorization: `Bearer ${token}` }), 'security:authentication');
+    const token = await issuerSigned({ iat: now, exp: now + 2 }, 'RS256', 'sign a token with a two-second lifetime');
+    allowWaiting(2 + leeway() + 5);
+    const bearer = { Authorization: `Bearer ${token}` };
+    expect((await anon.get('academicSubjectDescriptors?limit=1', bearer)).status(), 'within its lifetime').toBe(200);
+    await sleep((now + 2 + leeway()) * 1000 + 1500 - Date.now());
+    await check(EXPIRED, 'refused with 401 and one errors entry once its lifetime has elapsed', async () => soleEntry(await anon.get('academicSubjectDescriptors?limit=1', bearer), 'the expired token'));
+    exercised(LIFETIME, 'a token the issuer\'s key signed for two seconds was accepted within them and refused after');
+    exercised(EXPIRED, 'a token the issuer\'s key signed for two seconds was presented after them and refused');
   });
 
-  test('issues tokens whose expiry lies expires_in seconds after their issue', rule('data.limits.token-lifetime'), async ({ request }) => {
+  test('accepts a short-lived client\'s token until its lifetime has elapsed, then refuses it', rule(LIFETIME, EXPIRED), async ({ request }) => {
+    const client = shortLivedClient();
+    const anon = client.anon(request);
+    allowWaiting(client.lifetime + leeway() + 5);
+    const issued = await obtainToken(request, client);
+    const bearer = { Authorization: `Bearer ${issued.token}` };
+    expect((await anon.get('academicSubjectDescriptors?limit=1', bearer)).status(), 'at once').toBe(200);
+    // Late in its life too: a deployment that cuts lifetimes short refuses it here.
+    if (await waitUntilNearEnd(issued, client.lifetime)) expect((await anon.get('academicSubjectDescriptors?limit=1', bearer)).status(), 'shortly before its lifetime ends').toBe(200);
+    await waitOut(issued, client.lifetime);
+    await check(EXPIRED, 'refused with 401 and one errors entry once its lifetime has elapsed', async () => soleEntry(await anon.get('academicSubjectDescriptors?limit=1', bearer), 'the expired token'));
+    exercised(LIFETIME, `a short-lived client's token (${client.lifetime} s) was accepted within its lifetime and refused after`);
+    exercised(EXPIRED, `a short-lived client's token (${client.lifetime} s) was presented after its lifetime and refused`);
+  });
+
+  test('issues tokens whose expiry lies expires_in seconds after their issue', rule(LIFETIME), async ({ request }) => {
     const creds = credentials(target.clients.primary)!;
     const res = await request.post(`${target.dataApi.baseUrl}/oauth/token`, {
       headers: { Authorization: `Basic ${Buffer.from(`${creds.key}:${creds.secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },

@@ -43,6 +43,24 @@ export interface DataApiTarget {
    * @default 500
    */
   pageSizeMaximum?: number;
+  /**
+   * The token lifetime the host configured (seed: 1800 seconds by default, host configurable):
+   * `expires_in` of the primary client's tokens must equal it.
+   * @TJS-type integer
+   * @minimum 1
+   * @default 1800
+   */
+  tokenLifetimeSeconds?: number;
+  /**
+   * How many seconds past a token's expiry the deployment may still accept it (a clock-skew
+   * allowance of its token validation, e.g. five minutes in some JWT libraries). The tests that
+   * wait a token out wait this much longer; keep it 0 unless the deployment is configured so.
+   * @TJS-type integer
+   * @minimum 0
+   * @maximum 600
+   * @default 0
+   */
+  tokenExpiryLeewaySeconds?: number;
 }
 
 export interface RosteringTarget {
@@ -208,7 +226,31 @@ export interface Clients {
   schoolLimited?: ClientCredentials;
   /** A client assigned the profile described by capabilities.profile. */
   profiled?: ClientCredentials;
+  /**
+   * A client whose tokens the host configured to live only a few seconds: the suites obtain its
+   * tokens, use them, wait them out and check that they are refused (the expired-token rules,
+   * without any signing key). It needs only to read descriptors.
+   */
+  shortLived?: ShortLivedClient;
   [role: string]: ClientCredentials | undefined;
+}
+
+/** A client with its own, short token lifetime. */
+export interface ShortLivedClient extends ClientCredentials {
+  /**
+   * The lifetime of its tokens in seconds, as `expires_in` reports it; the tests wait it out.
+   * @TJS-type integer
+   * @minimum 1
+   * @maximum 60
+   */
+  tokenLifetimeSeconds: number;
+  /**
+   * `{base_url}` of the deployment the client belongs to, when that is not the target itself: a
+   * second deployment of the same API (same names) whose host configured the short lifetime for
+   * every client, for servers that set the lifetime per deployment only (upstream ODS/API:
+   * `BearerTokenTimeoutMinutes` 1 gives 60 s). Its tokens are obtained and presented there.
+   */
+  baseUrl?: string;
 }
 
 /** Either literal values or the names of environment variables holding them. */

@@ -1,4 +1,5 @@
 import { test, expect, target } from '../_harness/fixtures.js';
+import { notApplicable } from '../_harness/capabilities.js';
 import { rule } from '../_harness/rules.js';
 import { credentials } from '../_harness/target.js';
 
@@ -12,20 +13,52 @@ const basic = (key: string, secret: string) => `Basic ${Buffer.from(`${key}:${se
 const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
 test.describe('POST /oauth/token', () => {
-  test('issues a bearer token for valid client credentials in a Basic header', rule('data.token.client-credentials-basic-200', 'data.token.endpoint-path', 'data.token.response-shape'), async ({ request }) => {
+  test('issues a bearer token for valid client credentials in a Basic header', rule('data.token.client-credentials-basic-200'), async ({ request }) => {
     const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: 'grant_type=client_credentials' });
     expect(res.status()).toBe(200);
     const body = await res.json();
     expect(typeof body.access_token).toBe('string');
     expect(body.access_token.length).toBeGreaterThan(0);
-    expect(Number.isInteger(body.expires_in)).toBe(true);
-    expect(body.token_type).toBe('bearer');
   });
 
-  test('reports the default lifetime of 1800 seconds in expires_in', rule('data.token.expires-in-default-1800'), async ({ request }) => {
+  test('answers with a JSON object of access_token (a string), expires_in (integer seconds) and token_type bearer', rule('data.token.response-shape'), async ({ request }) => {
     const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: 'grant_type=client_credentials' });
     expect(res.status()).toBe(200);
-    expect((await res.json()).expires_in).toBe(1800);
+    const body = JSON.parse(await res.text()) as unknown;
+    expect(body !== null && typeof body === 'object' && !Array.isArray(body), 'a JSON object').toBe(true);
+    const { access_token, expires_in, token_type } = body as Record<string, unknown>;
+    expect(typeof access_token).toBe('string');
+    expect((access_token as string).length).toBeGreaterThan(0);
+    expect(Number.isInteger(expires_in), `expires_in ${JSON.stringify(expires_in)}`).toBe(true);
+    expect(expires_in as number).toBeGreaterThan(0);
+    expect(token_type).toBe('bearer');
+  });
+
+  test('serves the token endpoint at POST {base_url}/oauth/token: a token it issues is accepted by the data API under the same base URL', rule('data.token.endpoint-path'), async ({ request }) => {
+    // tokenUrl is the seed's path under the data API's own {base_url}; a token from elsewhere
+    // (another issuer's path) would not be what this data API accepts.
+    const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: 'grant_type=client_credentials' });
+    expect(res.status()).toBe(200);
+    const { access_token } = (await res.json()) as { access_token: string };
+    const read = await request.get(`${target.dataRoot}/academicSubjectDescriptors?limit=1`, { headers: { Authorization: `Bearer ${access_token}` } });
+    expect(read.status(), 'the data API reads with the token').toBe(200);
+  });
+
+  test('reports the lifetime the host configured (the target\'s dataApi.tokenLifetimeSeconds, 1800 by default) in expires_in', rule('data.token.expires-in-host-lifetime'), async ({ request }) => {
+    const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: 'grant_type=client_credentials' });
+    expect(res.status()).toBe(200);
+    expect((await res.json()).expires_in).toBe(target.dataApi.tokenLifetimeSeconds);
+  });
+
+  test('reports the short-lived client\'s own lifetime in expires_in', rule('data.token.expires-in-host-lifetime'), async ({ request }) => {
+    const client = target.clients.shortLived;
+    const creds = credentials(client);
+    if (!client || !creds) notApplicable('needs a short-lived client (clients.shortLived with its tokenLifetimeSeconds)');
+    // At its own deployment: the target's, or the second one the target names for it.
+    const url = `${(client.baseUrl ?? target.dataApi.baseUrl).replace(/\/$/, '')}/oauth/token`;
+    const res = await request.post(url, { headers: { ...form, Authorization: basic(creds.key, creds.secret) }, data: 'grant_type=client_credentials' });
+    expect(res.status()).toBe(200);
+    expect((await res.json()).expires_in).toBe(client.tokenLifetimeSeconds);
   });
 
   test('refuses a wrong secret with 401 invalid_client', rule('data.token.invalid-client-401'), async ({ request }) => {

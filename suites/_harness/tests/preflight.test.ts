@@ -83,9 +83,11 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-test('preflight: the reference\'s own target passes, with a token per client and the store digest', async () => {
+test('preflight: the reference\'s own target passes, with a token per client (not the short-lived one\'s) and the store digest', async () => {
   const outcome = await run(base);
   assert.deepEqual(outcome.problems, []);
+  // The short-lived client's token would be expired before its tests run: they fetch their own.
+  assert.ok(base.clients.shortLived, 'the reference target declares a short-lived client');
   assert.deepEqual(Object.keys(outcome.tokens).sort(), ['namespaceLimited', 'primary', 'profiled', 'schoolLimited']);
   assert.match(outcome.digest ?? '', /sha256/);
 });
@@ -104,6 +106,8 @@ const cases: [string, () => Promise<Record<string, unknown>> | Record<string, un
   ['a base URL with no token endpoint', () => ({ 'dataApi.baseUrl': `${ref.dataApiBaseUrl}/nothing` }), 'dataApi.baseUrl'],
   ['an unreachable rostering service', async () => ({ 'rostering.baseUrl': `http://127.0.0.1:${await closedPort()}` }), 'rostering.baseUrl'],
   ['a wrong secret of a secondary client', () => ({ 'clients.profiled': { key: 'conformance-profiled', secret: 'wrong' } }), 'clients.profiled'],
+  ['a wrong secret of the short-lived client', () => ({ 'clients.shortLived': { key: 'conformance-short-lived', secret: 'wrong', tokenLifetimeSeconds: 4 } }), 'clients.shortLived'],
+  ['a short-lived client\'s second deployment with no token endpoint', () => ({ 'clients.shortLived': { key: 'conformance-short-lived', secret: 'conformance-short-lived-secret', tokenLifetimeSeconds: 4, baseUrl: `${ref.dataApiBaseUrl}/nothing` } }), 'clients.shortLived.baseUrl'],
   ['an unset primary secret variable', () => ({ 'clients.primary': { key: 'conformance-primary', secretEnv: 'PREFLIGHT_TEST_UNSET' } }), 'clients.primary.secretEnv'],
   ['upstream\'s problem-type prefix', () => ({ 'dataApi.errorTypePrefix': 'urn:ed-fi:api:' }), 'dataApi.errorTypePrefix'],
   ['a namespace prefix the primary client does not own', () => ({ testData: { namespacePrefix: 'uri://yours.test' } }), 'testData.namespacePrefix'],

@@ -2,6 +2,14 @@
 import { dataPath, header, jsonOf, setJson, Tokens } from '../proxy.js';
 import { acceptOtherRsaAlgorithms, isData, item, problemOf, now, baseOf, type Fault } from './helpers.js';
 
+/** Upstream's four 401 entries in other words, still one per cause. */
+const REWORDED: Record<string, string> = {
+  'Authorization header is missing.': 'No credentials were sent with the request.',
+  'Unknown Authorization header scheme.': 'Only the Bearer scheme is supported.',
+  'Missing Authorization header bearer token value.': 'The bearer token is empty.',
+  'Invalid token': 'The access token is not valid or has expired.',
+};
+
 export const authenticationFaults: Fault[] = [
   {
     name: 'expired-token-accepted', family: 'data.authentication', suites: ['authentication'],
@@ -12,6 +20,21 @@ export const authenticationFaults: Fault[] = [
     name: '401-without-errors-entry', family: 'data.authentication', suites: ['authentication'],
     description: '401 problems carry no errors entry saying why',
     response: (res, req) => { const p = isData(req) && res.status === 401 ? problemOf(res) : undefined; if (p?.errors) { delete p.errors; setJson(res, p); } },
+  },
+  {
+    name: '401-one-generic-entry', family: 'data.authentication', suites: ['authentication'],
+    description: 'every 401 of the data API carries the same errors entry, whatever the cause (header missing, unknown scheme, blank or invalid token)',
+    response: (res, req) => { const p = isData(req) && res.status === 401 ? problemOf(res) : undefined; if (p) { p.errors = ['Unauthorized.']; setJson(res, p); } },
+  },
+  {
+    name: '401-entries-reworded', family: 'data.authentication', suites: ['authentication'], expect: 'conformant',
+    description: 'each 401 cause keeps one errors entry of its own, in other words than upstream\'s: four distinct entries (decision 35: the wording is SHOULD)',
+    response: (res, req) => {
+      const p = isData(req) && res.status === 401 ? problemOf(res) : undefined;
+      if (!p || !Array.isArray(p.errors)) return;
+      p.errors = p.errors.map((e: unknown) => REWORDED[String(e)] ?? e);
+      setJson(res, p);
+    },
   },
   {
     name: 'basic-credentials-accepted', family: 'data.authentication', suites: ['authentication'],

@@ -1,6 +1,7 @@
 /** The fault type and the small predicates and builders the fault families share. */
 import { randomUUID } from 'node:crypto';
 import registry from '../../../spec/errors/problem-types.json' with { type: 'json' };
+import type { DataApiTarget } from '../../../suites/targets/types.js';
 import {
   answerJson, dataPath, header, jsonOf, pathOf, queryOf, setJson, setQuery,
   type ProxiedRequest, type ProxiedResponse, type Tools, type Transformer,
@@ -24,6 +25,12 @@ export interface Fault extends Transformer {
    * setting), so the verdict must stay *conformant*, SHOULD warnings allowed (issue 20 point 7).
    */
   expect?: 'caught' | 'conformant';
+  /**
+   * What the deployment's target file declares differently from suites/targets/reference.json
+   * (a host setting the seed allows, such as another token lifetime): the runner writes the
+   * fault's target file with these members merged into `dataApi`.
+   */
+  target?: { dataApi?: Partial<Pick<DataApiTarget, 'tokenLifetimeSeconds' | 'tokenExpiryLeewaySeconds' | 'pageSizeMaximum'>> };
 }
 
 // ---- small predicates and builders ---------------------------------------------------------------

@@ -1,6 +1,15 @@
 /** Faulty deployments that break data.limits. */
-import { dataPath, jsonOf } from '../proxy.js';
-import { isWrite, problem, rewriteParameter, type Fault } from './helpers.js';
+import { dataPath, jsonOf, setJson } from '../proxy.js';
+import { feed, hasType, isData, isWrite, problem, problemOf, rewriteParameter, type Fault } from './helpers.js';
+
+/** Rewrites the errors entries of a 400 parameter-validation-failed answer to a data GET. */
+function editLimitMessages(res: Parameters<NonNullable<Fault['response']>>[0], req: Parameters<NonNullable<Fault['response']>>[1], edit: (entry: string) => string): void {
+  if (!isData(req) || req.method !== 'GET' || !hasType(res, 'bad-request:parameter-validation-failed')) return;
+  const p = problemOf(res)!;
+  if (!Array.isArray(p.errors)) return;
+  p.errors = p.errors.map((e: unknown) => (typeof e === 'string' ? edit(e) : e));
+  setJson(res, p);
+}
 
 export const limitsFaults: Fault[] = [
   {
@@ -9,6 +18,24 @@ export const limitsFaults: Fault[] = [
     request: (req) => {
       if (!dataPath(req) || req.method !== 'GET') return;
       rewriteParameter(req, 'limit', (limit) => (Number(limit) > 500 ? '500' : undefined));
+    },
+  },
+  {
+    name: 'limit-message-without-range', family: 'data.limits', suites: ['limits'],
+    description: 'the 400 for an out-of-range limit says only that a parameter is out of range: no message names limit, 0 and the maximum',
+    response: (res, req) => editLimitMessages(res, req, (e) => (/limit/i.test(e) ? 'A query parameter is out of range.' : e)),
+  },
+  {
+    name: 'limit-message-reworded', family: 'data.limits', suites: ['limits'], expect: 'conformant',
+    description: 'the 400 for an out-of-range limit words its message otherwise than upstream, still naming limit, 0 and the maximum (decision 35)',
+    response: (res, req) => editLimitMessages(res, req, (e) => e.replace(/^Limit must be omitted or set to a value between 0 and (\d+)\.$/, 'Accepted values of the LIMIT parameter: 0 through $1')),
+  },
+  {
+    name: 'feed-limit-out-of-range-clamped', family: 'data.limits', suites: ['limits'],
+    description: 'the deletes and keyChanges feeds clamp an out-of-range limit (-1 to 0, above 500 to 500) instead of refusing it with 400',
+    request: (req) => {
+      if (!feed(req) || req.method !== 'GET') return;
+      rewriteParameter(req, 'limit', (limit) => (Number(limit) > 500 ? '500' : Number(limit) < 0 ? '0' : undefined));
     },
   },
   {

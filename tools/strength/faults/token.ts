@@ -21,6 +21,27 @@ export const tokenFaults: Fault[] = [
     response: (res, req) => { if (tokenEndpoint(req) && res.status === 200) editJson(res, (b) => { delete (b as Record<string, unknown>).expires_in; }); },
   },
   {
+    name: 'expires-in-fixed-1800', family: 'data.token', suites: ['token'],
+    description: 'expires_in always says 1800, whatever lifetime the host configured for the client (the short-lived client\'s tokens still expire after 4 s)',
+    response: (res, req) => { if (tokenEndpoint(req) && res.status === 200) editJson(res, (b) => { (b as Record<string, unknown>).expires_in = 1800; }); },
+  },
+  {
+    name: 'host-lifetime-3600-declared', family: 'data.token', suites: ['token', 'limits/limits.spec.ts', 'authentication/expiry.spec.ts'], expect: 'conformant',
+    description: 'the host configured a token lifetime of 3600 s and the target declares it (dataApi.tokenLifetimeSeconds 3600): tokens of the default lifetime are issued for 3600 s with expires_in 3600 (the seed: 1800 by default, host configurable)',
+    target: { dataApi: { tokenLifetimeSeconds: 3600 } },
+    response: async (res, req, tools) => {
+      if (!tokenEndpoint(req) || res.status !== 200) return;
+      const body = jsonOf(res) as { access_token?: string; expires_in?: number } | undefined;
+      if (!body?.access_token || body.expires_in !== 1800) return; // the short-lived client keeps its own
+      const claims = await tools.tokens.signed(body.access_token);
+      if (!claims || typeof claims.iat !== 'number') return;
+      claims.exp = claims.iat + 3600;
+      body.access_token = await tools.tokens.sign(claims);
+      body.expires_in = 3600;
+      setJson(res, body);
+    },
+  },
+  {
     name: 'grant-type-not-checked', family: 'data.token', suites: ['token'],
     description: 'the token endpoint issues tokens for any grant_type, or none',
     request: (req) => {
