@@ -191,6 +191,8 @@ interface Selection {
    * run that has the reference to itself: concurrent runs change the store under each other.
    */
   storeDigest?: boolean;
+  /** Members merged into the target's dataApi (a host setting the fault stands for). */
+  target?: Fault['target'];
 }
 
 async function runSuites(name: string, transformer: Transformer, setup: Setup, selection: Selection): Promise<RunResult> {
@@ -209,7 +211,7 @@ async function runSuites(name: string, transformer: Transformer, setup: Setup, s
       ...referenceTarget,
       name: `strength-${name}`,
       capabilities: { ...capabilities, ...(selection.storeDigest && storeDigest ? { storeDigest } : {}) },
-      dataApi: { ...referenceTarget.dataApi, baseUrl: proxy.urlFor(`http://127.0.0.1:${single.dataPort}${basePath}`) },
+      dataApi: { ...referenceTarget.dataApi, ...selection.target?.dataApi, baseUrl: proxy.urlFor(`http://127.0.0.1:${single.dataPort}${basePath}`) },
       rostering: { ...referenceTarget.rostering!, baseUrl: proxy.urlFor(`http://127.0.0.1:${single.rosteringPort}`) },
     };
     const targetFile = join(out, `target-${name}.json`);
@@ -295,7 +297,7 @@ function readVerdict(file: string): Pick<RunResult, 'verdict' | 'failedRules' | 
  * deviation the seed allows could still trip a MUST test of any family): it holds every lock.
  */
 const conforming = (f: Fault) => f.expect === 'conformant';
-const selectionOf = (f: Fault): Selection => (conforming(f) ? { suites: [], workers: 2 } : { ...f, maxFailures: MAX_FAILURES });
+const selectionOf = (f: Fault): Selection => (conforming(f) ? { suites: [], workers: 2, target: f.target } : { ...f, maxFailures: MAX_FAILURES });
 const exclusiveOf = (f: Fault) => (conforming(f) ? EXCLUSIVE : EXCLUSIVE.filter((x) => f.suites.some((s) => s === x || s.startsWith(`${x}/`))));
 
 async function runFaults(list: Fault[], setup: Setup, report: (f: Fault, r: RunResult, done: number) => void): Promise<Map<string, RunResult>> {
