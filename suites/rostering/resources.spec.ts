@@ -1,18 +1,25 @@
 import { rule } from '../_harness/rules.js';
 import { ENDPOINTS, endpoint, schemaErrors } from './_support/schema.js';
-import { bearer, expectStatus, getJson, list, rosterUrl, seaToken, tokenFor, type RosterRecord } from './_support/service.js';
+import { readCollection } from './_support/read.js';
+import { RESOURCES, bearer, expectStatus, getJson, list, rosterUrl, seaToken, tokenFor, type RosterRecord } from './_support/service.js';
 import { test, expect, nullsIn, referencesIn } from './_support/test.js';
 import { key } from './_support/world.js';
 
 /**
- * The resources: every endpoint answers with its envelope and records valid against the
+ * The resources: each of the seed's twelve answers 200 with its records (MUST, read as the seed
+ * allows: a collection whatever its envelope); every endpoint answers with its envelope and records valid against the
  * rostering interface description; subsets; references that resolve; null members left out; and
  * the data the data API wrote, mapped and visible at once. Read with a token naming the world's
  * state agency, which reaches everything the world holds.
  */
 test.describe('rostering resources', () => {
+  test('GET on each of the twelve resources answers 200 with its records to a token holding the scopes it needs', rule('roster.roster-resources.resource-list'), async ({ request, world }) => {
+    const token = await seaToken(request, world, ['core', 'demographics']);
+    for (const resource of RESOURCES) await readCollection(request, rosterUrl(resource), token);
+  });
+
   for (const e of ENDPOINTS) {
-    test(`GET ${e.endpoint} answers {"${e.collectionKey}": [...]} with records valid against the interface description`, rule('roster.roster-resources.collection-envelope', 'roster.roster-resources.resource-list'), async ({ request, world }) => {
+    test(`GET ${e.endpoint} answers {"${e.collectionKey}": [...]} with records valid against the interface description`, rule('roster.roster-resources.collection-envelope'), async ({ request, world }) => {
       const token = await seaToken(request, world);
       const body = await getJson(request, rosterUrl(`${e.endpoint}?limit=500`), token);
       expect(Object.keys(body)).toEqual([e.collectionKey]);
@@ -92,7 +99,7 @@ test.describe('rostering resources', () => {
     }
   });
 
-  test('maps the core data the data API holds: organizations, sessions, classes, courses, people and enrollments', rule('roster.roster-resources.data-api-mapping', 'roster.roster-resources.no-refresh-delay', 'roster.roster-resources.resource-list'), async ({ request, world }) => {
+  test('maps the core data the data API holds: organizations, sessions, classes, courses, people and enrollments', rule('roster.roster-resources.data-api-mapping', 'roster.roster-resources.no-refresh-delay'), async ({ request, world }) => {
     const token = await seaToken(request, world);
     const orgs = await list(request, 'orgs', token, 'orgs');
     const orgOf = (id: number) => orgs.find((o) => o.identifier === String(id))!;
