@@ -25,17 +25,17 @@ const tokenOf = (request: Request, orgs: number[]) => tokenFor(request, { orgs, 
 async function seen(request: Request, world: World, orgsOrToken: number[] | { token: string }) {
   const token = 'token' in orgsOrToken ? orgsOrToken.token : await tokenOf(request, orgsOrToken);
   const sea = await seaToken(request, world);
-  const all = await list(request, 'users', sea, 'users');
+  const all = await list(request, 'users', sea);
   const idOf = new Map(all.map((u) => [u.sourcedId, String(u.identifier)]));
-  const classes = await list(request, 'classes', token, 'classes');
+  const classes = await list(request, 'classes', token);
   return {
     token,
-    orgs: (await list(request, 'orgs', token, 'orgs')).map((o) => Number(o.identifier)).sort(),
-    courses: (await list(request, 'courses', token, 'courses')).map((c) => c.courseCode).sort(),
+    orgs: (await list(request, 'orgs', token)).map((o) => Number(o.identifier)).sort(),
+    courses: (await list(request, 'courses', token)).map((c) => c.courseCode).sort(),
     classes: classes.map((c) => c.classCode).sort(),
-    userIds: (await list(request, 'users', token, 'users')).map((u) => String(u.identifier)).sort(),
-    enrollments: (await list(request, 'enrollments', token, 'enrollments')).map((e) => idOf.get((e.user as RosterRecord).sourcedId)).sort(),
-    demographics: (await list(request, 'demographics', token, 'demographics')).map((d) => idOf.get(d.sourcedId)).sort(),
+    userIds: (await list(request, 'users', token)).map((u) => String(u.identifier)).sort(),
+    enrollments: (await list(request, 'enrollments', token)).map((e) => idOf.get((e.user as RosterRecord).sourcedId)).sort(),
+    demographics: (await list(request, 'demographics', token)).map((d) => idOf.get(d.sourcedId)).sort(),
   };
 }
 
@@ -117,9 +117,9 @@ test.describe('rostering rows by education organization', () => {
   test('the claim is read as a string or as an array of strings', rule('roster.roster-query.edorg-claim-string-or-array'), async ({ request, world }) => {
     const issued = await tokenOf(request, [world.schoolB]);
     const asString = typeof decodeJwt(issued).educationOrganizationId === 'string' ? issued : await craftToken(request, { orgs: String(world.schoolB) });
-    expect((await list(request, 'orgs', asString, 'orgs')).map((o) => Number(o.identifier))).toEqual([world.schoolB]);
+    expect((await list(request, 'orgs', asString)).map((o) => Number(o.identifier))).toEqual([world.schoolB]);
     const asArray = await craftToken(request, { claims: { educationOrganizationId: [String(world.schoolB), String(world.schoolC)] } });
-    expect((await list(request, 'orgs', asArray, 'orgs')).map((o) => Number(o.identifier)).sort()).toEqual(sorted(world.schoolB, world.schoolC));
+    expect((await list(request, 'orgs', asArray)).map((o) => Number(o.identifier)).sort()).toEqual(sorted(world.schoolB, world.schoolC));
   });
 
   test('without the claim every collection is empty and every single read finds nothing', rule('roster.roster-query.no-edorg-claim-empty', 'roster.roster-query.out-of-scope-single-404'), async ({ request, world }) => {
@@ -144,8 +144,8 @@ test.describe('rostering rows by education organization', () => {
   test('a single read of a record outside the caller\'s organizations is 404, like an unknown id', rule('roster.roster-query.out-of-scope-single-404', 'roster.roster-errors.unknown-id-404'), async ({ request, world }) => {
     const reader = await seaToken(request, world);
     const schoolB = await tokenOf(request, [world.schoolB]);
-    const schoolA = (await list(request, 'orgs', reader, 'orgs')).find((o) => o.identifier === String(world.schoolA))!;
-    const [classOfA] = (await list(request, 'classes', reader, 'classes')).filter((c) => c.classCode === world.courses.m2);
+    const schoolA = (await list(request, 'orgs', reader)).find((o) => o.identifier === String(world.schoolA))!;
+    const [classOfA] = (await list(request, 'classes', reader)).filter((c) => c.classCode === world.courses.m2);
     for (const path of [`orgs/${schoolA.sourcedId}`, `schools/${schoolA.sourcedId}`, `classes/${classOfA.sourcedId}`]) {
       const outside = await expectStatus(await request.get(rosterUrl(path), { headers: bearer(schoolB) }), 404);
       const unknown = await expectStatus(await request.get(rosterUrl(path.replace(/[^/]+$/, '0123456789abcdef0123456789abcdef')), { headers: bearer(schoolB) }), 404);

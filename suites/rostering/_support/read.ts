@@ -1,5 +1,4 @@
 import { expect, type APIRequestContext, type APIResponse } from '@playwright/test';
-import { bearer } from './service.js';
 
 /**
  * Reading the rostering service as the seed allows. It shows no fields and no payloads ("Fields of
@@ -34,7 +33,7 @@ export async function recordsOf(res: APIResponse): Promise<Rec[]> {
 
 /** GET a collection URL with a token: its records. No query parameters: the seed shows none. */
 export const readCollection = async (request: APIRequestContext, url: string, token: string): Promise<Rec[]> =>
-  recordsOf(await request.get(url, { headers: bearer(token) }));
+  recordsOf(await request.get(url, { headers: { Authorization: `Bearer ${token}` } }));
 
 /**
  * The scalar values a record holds as its own, at any depth (`userIds[].identifier` included),
