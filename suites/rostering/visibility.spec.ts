@@ -1,10 +1,10 @@
 import { decodeJwt } from 'jose';
 import { check, rule } from '../_harness/rules.js';
 import { ENDPOINTS } from './_support/schema.js';
-import { heldMark, holdsNoRecord, identity, parseJson, readCollection } from './_support/read.js';
+import { expectWithheld, heldMark, holdsNoRecord, identity, parseJson, readCollection } from './_support/read.js';
 import { RESOURCES, bearer, craftToken, expectStatus, itemUrl, list, rosterUrl, seaToken, tokenFor, type RosterRecord } from './_support/service.js';
 import { test, expect } from './_support/test.js';
-import { attribute, forbiddenFor, leaks } from './_support/visibility.js';
+import { forbiddenFor, leaks, readWorld, recordOutside } from './_support/visibility.js';
 import type { OrgName, World } from './_support/world.js';
 
 /**
@@ -80,16 +80,20 @@ test.describe('rostering rows by education organization', () => {
     expect(l2.demographics).toEqual([world.students.st3]);
   });
 
-  test('a token sees no data of the organizations its claim does not name, nor of their schools', rule('roster.roster-query.edorg-claim-limits-rows'), async ({ request, world }) => {
-    const attributed = await attribute(request, world, await seaToken(request, world));
+  test('a token gets no data of the organizations its claim does not name, nor of their schools, in a collection or by sourcedId', rule('roster.roster-query.edorg-claim-limits-rows'), async ({ request, world }) => {
+    const view = await readWorld(request, world, await seaToken(request, world));
     for (const claimed of [['schoolB'], ['schoolC'], ['lea1'], ['lea2'], ['sea']] as OrgName[][]) {
       const token = await tokenOf(request, claimed.map((o) => world[o]));
-      const forbidden = forbiddenFor(world, claimed, attributed);
+      const forbidden = forbiddenFor(world, claimed, view);
       for (const resource of RESOURCES) {
         const records = await readCollection(request, rosterUrl(resource), token);
         expect(leaks(records, forbidden), `a token naming ${claimed.join(', ')} reads ${resource}`).toEqual([]);
         // The control: the named organization itself is there, so the token reads the world.
         if (resource === 'orgs') expect(records.some((r) => heldMark(r, world.marks[claimed[0]].slice(0, 2))), `${claimed[0]} among the orgs its token reads`).toBe(true);
+        // A record it must not see, asked for by its sourcedId.
+        const outside = recordOutside(world, view, claimed, resource);
+        const url = itemUrl(resource, outside);
+        if (url) await expectWithheld(await request.get(url, { headers: bearer(token) }), [outside!], `a token naming ${claimed.join(', ')} reads ${resource}/${String(outside!.sourcedId)}`);
       }
     }
   });

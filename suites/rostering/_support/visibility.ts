@@ -27,6 +27,9 @@ export function related(claimed: OrgName[]): Set<OrgName> {
 /** Record identities (sourcedIds) by the organizations whose values the record holds. */
 export type Attribution = Map<string, OrgName[]>;
 
+/** What a reader of the whole world sees: every resource's records, and their attribution. */
+export interface WorldView { records: Map<string, Rec[]>; attributed: Attribution }
+
 /** The organizations whose marks a record holds as its own values. */
 const ownersOf = (world: World, record: Rec): OrgName[] => {
   const own = new Set(ownValues(record));
@@ -35,22 +38,31 @@ const ownersOf = (world: World, record: Rec): OrgName[] => {
 
 /**
  * What a reader of the whole world sees, attributed: each record with a sourcedId that holds
- * some organization's marks. Organizations themselves are left out: records of related
- * organizations refer to them (a school names its district), so their ids prove nothing.
+ * some organization's marks. Organizations themselves are left out of the attribution: records
+ * of related organizations refer to them (a school names its district), so their ids prove nothing.
  */
-export async function attribute(request: APIRequestContext, world: World, reader: string): Promise<Attribution> {
-  const out: Attribution = new Map();
-  for (const resource of RESOURCES.filter((r) => r !== 'orgs' && r !== 'schools')) {
-    for (const record of await readCollection(request, rosterUrl(resource), reader)) {
+export async function readWorld(request: APIRequestContext, world: World, reader: string): Promise<WorldView> {
+  const view: WorldView = { records: new Map(), attributed: new Map() };
+  for (const resource of RESOURCES) {
+    const records = await readCollection(request, rosterUrl(resource), reader);
+    view.records.set(resource, records);
+    if (resource === 'orgs' || resource === 'schools') continue;
+    for (const record of records) {
       const owners = ownersOf(world, record);
-      if (owners.length && typeof record.sourcedId === 'string') out.set(record.sourcedId, owners);
+      if (owners.length && typeof record.sourcedId === 'string') view.attributed.set(record.sourcedId, owners);
     }
   }
-  return out;
+  return view;
+}
+
+/** A record of the resource the reader sees that belongs to an organization a token naming `claimed` must not see. */
+export function recordOutside(world: World, view: WorldView, claimed: OrgName[], resource: string): Rec | undefined {
+  const allowed = related(claimed);
+  return view.records.get(resource)?.find((r) => typeof r.sourcedId === 'string' && ownersOf(world, r).some((o) => !allowed.has(o)));
 }
 
 /** What a token naming `claimed` must not be shown: the marks and record ids of the other organizations. */
-export function forbiddenFor(world: World, claimed: OrgName[], attributed: Attribution): { marks: Map<string, string>; ids: Map<string, string> } {
+export function forbiddenFor(world: World, claimed: OrgName[], { attributed }: WorldView): { marks: Map<string, string>; ids: Map<string, string> } {
   const allowed = related(claimed);
   const marks = new Map<string, string>();
   for (const o of ORGS.filter((x) => !allowed.has(x))) for (const m of world.marks[o]) marks.set(m, o);

@@ -14,7 +14,7 @@ test('a leak is a forbidden mark a record holds as its own, or a forbidden recor
   const marks = { sea: ['1'], lea1: ['11', 'M1'], lea2: ['12'], schoolA: ['101', 'st1'], schoolB: ['102', 'st2'], schoolC: ['103'], schoolD: ['104'] };
   const world = { marks } as unknown as World;
   const attributed: Attribution = new Map([['userA', ['schoolA']], ['courseM1', ['lea1']]]);
-  const forbidden = forbiddenFor(world, ['schoolB'], attributed);
+  const forbidden = forbiddenFor(world, ['schoolB'], { records: new Map(), attributed });
   const ok = [
     { sourcedId: 'userB', identifier: 'st2', roles: [{ org: { sourcedId: 'orgB', type: 'org' } }] },
     { sourcedId: 'courseM1', courseCode: 'M1', org: { sourcedId: 'lea1', type: 'org' } },
