@@ -10,7 +10,7 @@ export class RosterError extends Error {
   constructor(readonly status: number, readonly description: string, readonly codeMinor?: string, readonly headers: Record<string, string> = {}) { super(description); }
 }
 
-/** Every failed token check, a missing scope and a tenant mismatch (seed; decisions #23). */
+/** Every failed token check, a missing or wrong scope (seed; decision 36) and a tenant mismatch. */
 export const unauthorized = () => new RosterError(401, 'Authentication failed: the token is invalid or missing.');
 export const invalidData = (description: string) => new RosterError(400, description, 'invalid_data');
 export const unknownPath = () => new RosterError(404, 'The specified resource was not found.');

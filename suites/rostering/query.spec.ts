@@ -2,7 +2,8 @@ import type { APIRequestContext } from '@playwright/test';
 import { newEducationOrganizationId } from '../_harness/builders.js';
 import { rule } from '../_harness/rules.js';
 import { target } from '../_harness/target.js';
-import { bearer, expectStatus, getJson, list, reservedOrganizations, rosterUrl, seaToken, tokenFor, type RosterRecord } from './_support/service.js';
+import { bearer, expectStatus, getRecords, reservedOrganizations, rosterUrl, seaToken, tokenFor, type RosterRecord } from './_support/service.js';
+import { recordsIn } from './_support/read.js';
 import { test as base, expect } from './_support/test.js';
 import { Writer, buildDistrict, type World } from './_support/world.js';
 
@@ -40,7 +41,7 @@ const test = base.extend<object, { big: BigDistrict }>({
 });
 
 const page = async (request: APIRequestContext, query: string, token: string) =>
-  (await getJson(request, rosterUrl(`schools?${query}`), token)).orgs as RosterRecord[];
+  (await getRecords(request, rosterUrl(`schools?${query}`), token));
 const ids = (items: RosterRecord[]) => items.map((i) => i.sourcedId);
 
 test.describe('rostering paging', () => {
@@ -85,7 +86,7 @@ test.describe('rostering paging', () => {
     for (const [query, length] of pages) {
       const res = await request.get(rosterUrl(`schools?${query}`), { headers: bearer(token) });
       expect(res.status(), query).toBe(200);
-      expect(((await res.json()) as { orgs: unknown[] }).orgs, query).toHaveLength(length);
+      expect(recordsIn(await res.json()), query).toHaveLength(length);
       expect(res.headers()['x-total-count'], query).toBe(String(big.schools));
     }
   });
@@ -113,7 +114,7 @@ test.describe('rostering query parameters', () => {
   test('orders by sourcedId ascending without sort', rule('roster.roster-query.default-order-sourcedid'), async ({ request, world }) => {
     const token = await schoolsOf(request, world);
     for (const path of ['orgs', 'users', 'academicSessions', 'enrollments']) {
-      const got = ids((await getJson(request, rosterUrl(path), token))[path === 'academicSessions' ? 'academicSessions' : path] as RosterRecord[]);
+      const got = ids((await getRecords(request, rosterUrl(path), token)));
       expect(got.length, path).toBeGreaterThan(1);
       expect(got, path).toEqual([...got].sort());
     }
@@ -122,13 +123,13 @@ test.describe('rostering query parameters', () => {
   test('sort with orderBy asc or desc orders by that field', rule('roster.roster-query.sort-and-order-by'), async ({ request, world }) => {
     const token = await schoolsOf(request, world);
     const names = (items: RosterRecord[]) => items.map((o) => String(o.name));
-    const asc = names((await getJson(request, rosterUrl('orgs?sort=name&orderBy=asc'), token)).orgs as RosterRecord[]);
-    const desc = names((await getJson(request, rosterUrl('orgs?sort=name&orderBy=desc'), token)).orgs as RosterRecord[]);
-    const plain = names((await getJson(request, rosterUrl('orgs'), token)).orgs as RosterRecord[]);
+    const asc = names((await getRecords(request, rosterUrl('orgs?sort=name&orderBy=asc'), token)));
+    const desc = names((await getRecords(request, rosterUrl('orgs?sort=name&orderBy=desc'), token)));
+    const plain = names((await getRecords(request, rosterUrl('orgs'), token)));
     expect(asc).toEqual([...plain].sort());
     expect(desc).toEqual([...plain].sort().reverse());
     expect(desc, 'orderBy changes the order').not.toEqual(asc);
-    const family = ((await getJson(request, rosterUrl('users?sort=familyName'), token)).users as RosterRecord[]).map((u) => String(u.familyName));
+    const family = ((await getRecords(request, rosterUrl('users?sort=familyName'), token))).map((u) => String(u.familyName));
     expect(family).toEqual([...family].sort());
   });
 
@@ -141,10 +142,10 @@ test.describe('rostering query parameters', () => {
 
   test('fields returns only the named fields of each record', rule('roster.roster-query.fields-selection'), async ({ request, world }) => {
     const token = await schoolsOf(request, world);
-    const orgs = (await getJson(request, rosterUrl('orgs?fields=sourcedId,name'), token)).orgs as RosterRecord[];
+    const orgs = (await getRecords(request, rosterUrl('orgs?fields=sourcedId,name'), token));
     expect(orgs.length).toBeGreaterThan(1);
     for (const o of orgs) expect(Object.keys(o).sort()).toEqual(['name', 'sourcedId']);
-    const users = (await getJson(request, rosterUrl('users?fields=givenName'), token)).users as RosterRecord[];
+    const users = (await getRecords(request, rosterUrl('users?fields=givenName'), token));
     for (const u of users) expect(Object.keys(u)).toEqual(['givenName']);
   });
 
@@ -158,7 +159,7 @@ test.describe('rostering query parameters', () => {
   test('filter takes quoted values with spaces and joins predicates with AND and OR', rule('roster.roster-query.filter-grammar'), async ({ request, world }) => {
     const token = await schoolsOf(request, world);
     const filter = async (path: string, expr: string, collection = path) =>
-      (await getJson(request, rosterUrl(`${path}?filter=${encodeURIComponent(expr)}`), token))[collection] as RosterRecord[];
+      (await getRecords(request, rosterUrl(`${path}?filter=${encodeURIComponent(expr)}`), token));
     expect((await filter('orgs', `status='active' AND name='${world.names.schoolA}'`)).map((o) => o.identifier)).toEqual([String(world.schoolA)]);
     expect((await filter('orgs', `identifier='${world.schoolA}' OR identifier='${world.schoolC}'`)).map((o) => Number(o.identifier)).sort()).toEqual([world.schoolA, world.schoolC].sort());
     // AND binds tighter than OR.
@@ -166,7 +167,7 @@ test.describe('rostering query parameters', () => {
     expect((await filter('orgs', `type = "school" and name = '${world.names.schoolC}'`)).map((o) => Number(o.identifier))).toEqual([world.schoolC]);
 
     // Every operator, against what the same comparison gives on the unfiltered collection.
-    const sessions = (await getJson(request, rosterUrl('academicSessions'), token)).academicSessions as RosterRecord[];
+    const sessions = (await getRecords(request, rosterUrl('academicSessions'), token));
     const pivot = `${world.year - 1}-08-20`;
     const ops: [string, (v: string) => boolean][] = [
       ['=', (v) => v === pivot], ['!=', (v) => v !== pivot], ['>', (v) => v > pivot], ['>=', (v) => v >= pivot], ['<', (v) => v < pivot], ['<=', (v) => v <= pivot],
@@ -182,7 +183,7 @@ test.describe('rostering query parameters', () => {
   test('the ~ operator is a case-insensitive substring match', rule('roster.roster-query.filter-contains-case-insensitive', 'roster.roster-query.filter-grammar'), async ({ request, world }) => {
     const token = await schoolsOf(request, world);
     const tag = world.names.schoolA.split(' ').pop()!;
-    const got = async (expr: string) => ((await getJson(request, rosterUrl(`orgs?filter=${encodeURIComponent(expr)}`), token)).orgs as RosterRecord[]).map((o) => Number(o.identifier)).sort();
+    const got = async (expr: string) => ((await getRecords(request, rosterUrl(`orgs?filter=${encodeURIComponent(expr)}`), token))).map((o) => Number(o.identifier)).sort();
     expect(await got(`name~'grand bend high school ${tag.toLowerCase()}'`)).toEqual([world.schoolA]);
     expect(await got(`name~'GRAND BEND'`)).toEqual([world.lea1, world.schoolA, world.schoolB].sort());
   });
@@ -200,11 +201,11 @@ test.describe('rostering query parameters', () => {
 
   test('an OR in the filter never returns records outside the caller\'s organizations or the endpoint\'s subset', rule('roster.roster-query.filter-cannot-widen-visibility'), async ({ request, world }) => {
     const schoolB = await tokenFor(request, { orgs: [world.schoolB], scopes: ['core', 'demographics'] });
-    const got = async (path: string, expr: string) => ((await getJson(request, rosterUrl(`${path}?filter=${encodeURIComponent(expr)}`), schoolB)).orgs as RosterRecord[]).map((o) => Number(o.identifier));
+    const got = async (path: string, expr: string) => ((await getRecords(request, rosterUrl(`${path}?filter=${encodeURIComponent(expr)}`), schoolB))).map((o) => Number(o.identifier));
     expect(await got('orgs', `identifier='${world.schoolA}' OR identifier='${world.schoolB}'`)).toEqual([world.schoolB]);
     expect(await got('orgs', `status='active' OR status!='active'`)).toEqual([world.schoolB]);
     const lea = await tokenFor(request, { orgs: [world.lea1], scopes: ['core', 'demographics'] });
-    const schools = ((await getJson(request, rosterUrl(`schools?filter=${encodeURIComponent(`type='district' OR type='school'`)}`), lea)).orgs as RosterRecord[]).map((o) => o.type);
+    const schools = ((await getRecords(request, rosterUrl(`schools?filter=${encodeURIComponent(`type='district' OR type='school'`)}`), lea))).map((o) => o.type);
     expect(schools.length).toBeGreaterThan(0);
     expect(new Set(schools)).toEqual(new Set(['school']));
   });

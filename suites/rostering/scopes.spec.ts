@@ -1,78 +1,130 @@
-import { rule } from '../_harness/rules.js';
+import type { APIRequestContext } from '@playwright/test';
+import { check, rule } from '../_harness/rules.js';
 import { ENDPOINTS } from './_support/schema.js';
-import { bearer, expectUnauthorized, list, rosterUrl, seaToken, type RosterRecord } from './_support/service.js';
+import { expectWithheld, identity, ownValues, readCollection, recordIn, type Rec } from './_support/read.js';
+import { bearer, expectTokenFailure, itemUrl, rosterUrl, seaToken, tokenFor, type ScopeKey } from './_support/service.js';
 import { test, expect } from './_support/test.js';
+import type { World } from './_support/world.js';
 
 /**
- * The scopes matrix (seed: Scopes): roster-core.readonly and roster.readonly open every endpoint
- * but /demographics; only roster-demographics.readonly opens /demographics. Each endpoint is read
- * as a collection and as a single record; a refused read is 401 with the stdx_ body (decisions #23).
+ * The scopes matrix (seed: Scopes): roster-core.readonly and roster.readonly open every resource
+ * but /demographics; only roster-demographics.readonly opens /demographics. A read a token's
+ * scopes do not open gives none of the data, and is answered 401 with the stdx_ failure body
+ * (seed: "Failure of any check returns HTTP 401"; decision 36). Collections are the seed's paths;
+ * single reads by sourcedId (not in the seed) are tried where the records carry one, and their
+ * success is the single-read rule's (SHOULD).
  */
 const core = ENDPOINTS.filter((e) => !e.demographics);
 const demographics = ENDPOINTS.filter((e) => e.demographics);
+const WRONG_SCOPE = 'roster.roster-scopes.wrong-scope-for-route-401';
+const SINGLE = 'roster.roster-resources.single-envelope';
+
+type Request = APIRequestContext;
+const get = (request: Request, url: string, token: string) => request.get(url, { headers: bearer(token) });
+
+/** The single read of a record the token opens answers 200 (SHOULD: the seed shows no item paths). */
+async function readsOneRecord(request: Request, endpoint: string, records: Rec[], token: string): Promise<void> {
+  const url = itemUrl(endpoint, records[0]);
+  if (!url) return;
+  await check(SINGLE, `answers one of the ${endpoint} by its sourcedId`, async () => {
+    const res = await get(request, url, token);
+    expect(res.status(), await res.text()).toBe(200);
+  });
+}
+
+/**
+ * A read the token's scopes do not open, on the collection and (where addressable) one item:
+ * none of `records` given (the calling test's rule), and 401 with the stdx_ body (decision 36).
+ */
+async function refusedForScope(request: Request, endpoint: string, records: Rec[], token: string): Promise<void> {
+  const urls = { collection: rosterUrl(endpoint), item: itemUrl(endpoint, records[0]) };
+  for (const [kind, url] of Object.entries(urls)) {
+    if (!url) continue;
+    const res = await get(request, url, token);
+    await expectWithheld(res, records, `GET ${url}`);
+    await check(WRONG_SCOPE, `the ${endpoint} ${kind} is answered 401 with the stdx_ failure body`, () => expectTokenFailure(res));
+  }
+}
+
+const tokenWith = (request: Request, world: World, scopes: ScopeKey[]) => seaToken(request, world, scopes);
 
 test.describe('rostering scopes', () => {
   for (const e of core) {
-    test(`roster-core.readonly and roster.readonly read ${e.endpoint} and one of its records`, rule('roster.roster-scopes.core-scope-grants-core-resources', 'roster.roster-scopes.roster-scope-same-as-core', 'roster.roster-scopes.others-need-core-or-roster-scope', 'roster.roster-resources.resource-list'), async ({ request, world }) => {
-      const full = await seaToken(request, world, ['full']);
-      const coreOnly = await seaToken(request, world, ['core']);
-      const viaCore = await list(request, e.endpoint, coreOnly, e.collectionKey);
-      expect(viaCore.length, `the world has ${e.endpoint}`).toBeGreaterThan(0);
-      expect(await list(request, e.endpoint, full, e.collectionKey), 'roster.readonly sees what roster-core.readonly sees').toEqual(viaCore);
-      for (const token of [coreOnly, full]) {
-        const res = await request.get(rosterUrl(`${e.endpoint}/${viaCore[0].sourcedId}`), { headers: bearer(token) });
-        expect(res.status(), await res.text()).toBe(200);
-      }
+    test(`roster-core.readonly reads ${e.endpoint}`, rule('roster.roster-scopes.core-scope-grants-core-resources', SINGLE), async ({ request, world }) => {
+      const token = await tokenWith(request, world, ['core']);
+      const records = await readCollection(request, rosterUrl(e.endpoint), token);
+      await readsOneRecord(request, e.endpoint, records, token);
     });
   }
 
-  test('roster-demographics.readonly alone opens none of the other endpoints', rule('roster.roster-scopes.others-need-core-or-roster-scope', 'roster.roster-scopes.wrong-scope-for-route-401', 'roster.roster-errors.unauthorized-is-401'), async ({ request, world }) => {
-    const reader = await seaToken(request, world, ['core']);
-    const demographicsOnly = await seaToken(request, world, ['demographics']);
+  test('roster.readonly reads every resource but demographics, the same records as roster-core.readonly', rule('roster.roster-scopes.roster-scope-same-as-core', SINGLE), async ({ request, world }) => {
+    const [full, coreOnly] = await Promise.all([tokenWith(request, world, ['full']), tokenWith(request, world, ['core'])]);
     for (const e of core) {
-      const [one] = await list(request, e.endpoint, reader, e.collectionKey);
-      await expectUnauthorized(await request.get(rosterUrl(e.endpoint), { headers: bearer(demographicsOnly) }));
-      await expectUnauthorized(await request.get(rosterUrl(`${e.endpoint}/${one.sourcedId}`), { headers: bearer(demographicsOnly) }));
+      const viaFull = await readCollection(request, rosterUrl(e.endpoint), full);
+      const viaCore = await readCollection(request, rosterUrl(e.endpoint), coreOnly);
+      expect(viaFull.map(identity).sort(), `${e.endpoint}: roster.readonly sees what roster-core.readonly sees`).toEqual(viaCore.map(identity).sort());
+      await readsOneRecord(request, e.endpoint, viaFull, full);
     }
   });
 
   for (const e of demographics) {
-    test(`roster-demographics.readonly reads ${e.endpoint} and one of its records`, rule('roster.roster-scopes.demographics-scope-grants-demographics', 'roster.roster-resources.resource-list'), async ({ request, world }) => {
-      const token = await seaToken(request, world, ['demographics']);
-      const items = await list(request, e.endpoint, token, e.collectionKey);
-      expect(items.length, 'the world has demographics').toBeGreaterThan(0);
-      const res = await request.get(rosterUrl(`${e.endpoint}/${items[0].sourcedId}`), { headers: bearer(token) });
-      expect(res.status(), await res.text()).toBe(200);
+    test(`roster-demographics.readonly reads ${e.endpoint}`, rule('roster.roster-scopes.demographics-scope-grants-demographics', SINGLE), async ({ request, world }) => {
+      const token = await tokenWith(request, world, ['demographics']);
+      const records = await readCollection(request, rosterUrl(e.endpoint), token);
+      await readsOneRecord(request, e.endpoint, records, token);
     });
 
-    test(`roster-core.readonly and roster.readonly do not open ${e.endpoint}`, rule('roster.roster-scopes.demographics-needs-demographics-scope', 'roster.roster-scopes.roster-scope-excludes-demographics', 'roster.roster-scopes.wrong-scope-for-route-401'), async ({ request, world }) => {
-      const reader = await seaToken(request, world, ['demographics']);
-      const [one] = await list(request, e.endpoint, reader, e.collectionKey);
-      for (const scopes of [['core'], ['full'], ['core', 'full']] as const) {
-        const token = await seaToken(request, world, [...scopes]);
-        await expectUnauthorized(await request.get(rosterUrl(e.endpoint), { headers: bearer(token) }));
-        await expectUnauthorized(await request.get(rosterUrl(`${e.endpoint}/${one.sourcedId}`), { headers: bearer(token) }));
-      }
+    test(`roster-core.readonly, alone or with roster.readonly, gives no ${e.endpoint} data`, rule('roster.roster-scopes.demographics-needs-demographics-scope', WRONG_SCOPE), async ({ request, world }) => {
+      const records = await readCollection(request, rosterUrl(e.endpoint), await tokenWith(request, world, ['demographics']));
+      for (const scopes of [['core'], ['core', 'full']] as ScopeKey[][]) await refusedForScope(request, e.endpoint, records, await tokenWith(request, world, scopes));
+    });
+
+    test(`roster.readonly alone gives no ${e.endpoint} data`, rule('roster.roster-scopes.roster-scope-excludes-demographics', WRONG_SCOPE), async ({ request, world }) => {
+      const records = await readCollection(request, rosterUrl(e.endpoint), await tokenWith(request, world, ['demographics']));
+      await refusedForScope(request, e.endpoint, records, await tokenWith(request, world, ['full']));
     });
   }
+
+  test('roster-demographics.readonly alone gives the data of none of the other resources', rule('roster.roster-scopes.others-need-core-or-roster-scope', WRONG_SCOPE), async ({ request, world }) => {
+    const [reader, demographicsOnly] = await Promise.all([tokenWith(request, world, ['core']), tokenWith(request, world, ['demographics'])]);
+    for (const e of core) await refusedForScope(request, e.endpoint, await readCollection(request, rosterUrl(e.endpoint), reader), demographicsOnly);
+  });
+
+  test('a token without the scope a route needs is answered 401 with the stdx_ failure body, on every resource\'s collection and item', rule(WRONG_SCOPE), async ({ request, world }) => {
+    const tokens = Object.fromEntries(await Promise.all((['core', 'full', 'demographics'] as const).map(async (s) => [s, await tokenWith(request, world, [s])] as const)));
+    for (const e of ENDPOINTS) {
+      const opens = e.demographics ? tokens.demographics : tokens.core;
+      const [one] = await readCollection(request, rosterUrl(e.endpoint), opens);
+      // An item read is refused for its scope, whether or not the record exists.
+      const urls = [rosterUrl(e.endpoint), itemUrl(e.endpoint, one) ?? rosterUrl(`${e.endpoint}/0123456789abcdef0123456789abcdef`)];
+      for (const token of e.demographics ? [tokens.core, tokens.full] : [tokens.demographics]) {
+        for (const url of urls) await expectTokenFailure(await get(request, url, token));
+      }
+    }
+  });
 
   test('users, students and teachers carry no demographic fields, whatever the scopes', rule('roster.roster-scopes.core-scope-no-demographic-fields'), async ({ request, world }) => {
     const demographicFields = ['birthDate', 'sex', 'americanIndianOrAlaskaNative', 'asian', 'blackOrAfricanAmerican', 'nativeHawaiianOrOtherPacificIslander', 'white',
       'demographicRaceTwoOrMoreRaces', 'hispanicOrLatinoEthnicity', 'countryOfBirthCode', 'stateOfBirthAbbreviation', 'cityOfBirth', 'publicSchoolResidenceStatus'];
-    const demographicsReader = await seaToken(request, world, ['demographics']);
-    const known = await list(request, 'demographics', demographicsReader, 'demographics');
-    expect(known.some((d) => d.birthDate && d.sex), 'the world has students with demographics').toBe(true);
-    for (const scopes of [['core'], ['full'], ['core', 'demographics']] as const) {
-      const token = await seaToken(request, world, [...scopes]);
+    // The state agency's reader with each scope set, and a school's, which sees people under any reading of the claim.
+    const tokens = [
+      ...await Promise.all((['core', 'full', 'demographics'] as const).map((s) => tokenWith(request, world, s === 'demographics' ? ['core', 'demographics'] : [s]))),
+      await tokenFor(request, { orgs: [world.schoolA], scopes: ['core', 'demographics'] }),
+    ];
+    let seen = 0;
+    for (const token of tokens) {
       for (const path of ['users', 'students', 'teachers']) {
-        const users = await list(request, path, token, 'users');
-        expect(users.length).toBeGreaterThan(0);
-        const single = (await (await request.get(rosterUrl(`${path}/${users[0].sourcedId}`), { headers: bearer(token) })).json()).user as RosterRecord;
-        for (const u of [...users, single]) {
-          const leaked = demographicFields.filter((f) => f in u);
-          expect(leaked, `${path} ${u.sourcedId} with ${scopes.join('+')}`).toEqual([]);
+        const users = await readCollection(request, rosterUrl(path), token);
+        const url = itemUrl(path, users[0]);
+        const single = url ? recordIn(await (await get(request, url, token)).json().catch(() => undefined)) : undefined;
+        for (const u of single ? [...users, single] : users) {
+          seen++;
+          expect(demographicFields.filter((f) => f in u), `${path} ${identity(u)}: demographic members`).toEqual([]);
+          // Whatever a member is called: no value the world wrote only as demographics.
+          expect(ownValues(u).filter((v) => world.demographicValues.includes(v)), `${path} ${identity(u)}: demographic values`).toEqual([]);
         }
       }
     }
+    expect(seen, 'the tokens see people (the world has them)').toBeGreaterThan(0);
   });
 });

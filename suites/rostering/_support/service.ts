@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { expect, type APIRequestContext, type APIResponse } from '@playwright/test';
 import { SignJWT, decodeJwt, importPKCS8, type JWTPayload } from 'jose';
 import { issuerPrivateKeyPem, notApplicable } from '../../_harness/capabilities.js';
+import { check } from '../../_harness/rules.js';
+import { recordsIn } from './read.js';
 import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
 import { credentials, target } from '../../_harness/target.js';
 import type { RosteringFlows, RosteringOrganizations } from '../../targets/types.js';
@@ -19,6 +21,9 @@ import type { World } from './world.js';
  * deployment's values.
  */
 export const PREFIX = '/std/roster/rostering/v1p2';
+
+/** The resources the seed names (What the service does). */
+export const RESOURCES = ['academicSessions', 'classes', 'courses', 'enrollments', 'orgs', 'schools', 'terms', 'gradingPeriods', 'users', 'students', 'teachers', 'demographics'] as const;
 
 export const SCOPES = { core: 'roster-core.readonly', full: 'roster.readonly', demographics: 'roster-demographics.readonly' } as const;
 
@@ -190,10 +195,11 @@ export const trustedPublicKeyPem = (): string => createPublicKey(signingKeyPem()
 
 export interface StatusBody { stdx_codeMajor: string; stdx_severity: string; stdx_description?: string; stdx_codeMinor?: string }
 
-/** Asserts a failure with the `stdx_` status body (seed; research §5) and returns the body. */
-export async function expectStatus(res: APIResponse, status: number, codeMinor?: string): Promise<StatusBody> {
-  const text = await res.text();
-  expect(res.status(), `status of GET ${res.url()}; body: ${text.slice(0, 300)}`).toBe(status);
+export const TOKEN_FAILURE_BODY = 'roster.roster-errors.token-failure-body';
+export const STATUS_ENVELOPE = 'roster.roster-errors.status-envelope';
+
+/** The stdx_ status body in a response's text (seed for a failed token check; research §5 for the rest). */
+function statusBody(res: APIResponse, text: string, codeMinor?: string): StatusBody {
   expect(res.headers()['content-type'] ?? '', 'content type').toMatch(/^application\/json/);
   const body = JSON.parse(text) as StatusBody;
   expect(body.stdx_codeMajor).toBe('failure');
@@ -204,15 +210,59 @@ export async function expectStatus(res: APIResponse, status: number, codeMinor?:
   return body;
 }
 
-/** The 401 of a failed token check: the status body whose description says why (seed). */
-export async function expectUnauthorized(res: APIResponse): Promise<void> {
-  const body = await expectStatus(res, 401);
-  expect(body.stdx_description, 'description states that authentication failed because the token is invalid or missing').toMatch(/authenticat/i);
-  expect(body.stdx_description).toMatch(/token/i);
-  expect(body.stdx_description).toMatch(/invalid|missing/i);
+const expectStatusCode = (res: APIResponse, text: string, status: number) =>
+  expect(res.status(), `status of ${res.url()}; body: ${text.slice(0, 300)}`).toBe(status);
+
+/** Asserts a failure with the `stdx_` status body and returns the body (SHOULD tests, and checks). */
+export async function expectStatus(res: APIResponse, status: number, codeMinor?: string): Promise<StatusBody> {
+  const text = await res.text();
+  expectStatusCode(res, text, status);
+  return statusBody(res, text, codeMinor);
 }
 
-/** GET returning 200 and the JSON body. */
+/**
+ * A status the seed states, for the calling test's rule, and the `stdx_` body the seed does not
+ * state for it, in a check of roster-errors.status-envelope (the test must declare that rule).
+ */
+export async function expectStatusAndEnvelope(res: APIResponse, status: number): Promise<void> {
+  const text = await res.text();
+  expectStatusCode(res, text, status);
+  await check(STATUS_ENVELOPE, `the ${status} carries the stdx_ failure body`, () => { statusBody(res, text); });
+}
+
+/**
+ * The body the seed gives every failed token check: the stdx_ failure body whose description
+ * states that authentication failed because the token is invalid or missing. Its content, not a
+ * wording: the reference's "Authentication failed: the token is invalid or missing." and
+ * upstream's "Invalid or expired token." and "Missing or invalid Authorization header." all say it.
+ */
+export async function expectTokenFailureBody(res: APIResponse): Promise<void> {
+  const { stdx_description: description } = statusBody(res, await res.text());
+  expect(description, 'the description names the token (or the header or authentication carrying it)').toMatch(/token|authori[sz]ation|authenticat/i);
+  expect(description, 'the description says why: invalid, missing or expired').toMatch(/invalid|missing|expired|not valid|absent/i);
+}
+
+/** The 401 of a failed token check with its body (expectTokenFailureBody). */
+export async function expectTokenFailure(res: APIResponse): Promise<void> {
+  const text = await res.text();
+  expectStatusCode(res, text, 401);
+  await expectTokenFailureBody(res);
+}
+
+/**
+ * The 401 of a failed token check: the status for the calling test's rule, the body in a check of
+ * roster-errors.token-failure-body (the test must declare that rule).
+ */
+export async function expectUnauthorized(res: APIResponse): Promise<void> {
+  const text = await res.text();
+  expectStatusCode(res, text, 401);
+  await check(TOKEN_FAILURE_BODY, 'the 401 carries the stdx_ failure body saying the token is invalid or missing', () => expectTokenFailureBody(res));
+}
+
+/**
+ * GET returning 200 and the JSON body. The envelope of decision 24 (SHOULD) comes with it: only
+ * for SHOULD tests, or inside a check; MUST tests read through read.ts.
+ */
 export async function getJson(request: APIRequestContext, url: string, token: string): Promise<Record<string, unknown>> {
   const res = await request.get(url, { headers: bearer(token) });
   const text = await res.text();
@@ -222,9 +272,23 @@ export async function getJson(request: APIRequestContext, url: string, token: st
 
 export type RosterRecord = Record<string, unknown> & { sourcedId: string };
 
-/** Every record of a collection (one page of the maximum size), by collection key. */
-export async function list(request: APIRequestContext, path: string, token: string, key: string, opts: { origin?: string; route?: string } = {}): Promise<RosterRecord[]> {
-  const body = await getJson(request, rosterUrl(`${path}${path.includes('?') ? '&' : '?'}limit=500`, opts), token);
-  expect(Array.isArray(body[key]), `${path} answers {"${key}": [...]}`).toBe(true);
-  return body[key] as RosterRecord[];
+/**
+ * Every record of a collection (one page of the maximum size), whatever its envelope key: the
+ * SHOULD tests of query parameters, visibility and mapping fail on their own rule, not on
+ * decision 24's keys (collection-envelope's test checks those).
+ */
+export async function list(request: APIRequestContext, path: string, token: string, opts: { origin?: string; route?: string } = {}): Promise<RosterRecord[]> {
+  return getRecords(request, rosterUrl(`${path}${path.includes('?') ? '&' : '?'}limit=500`, opts), token);
 }
+
+/** GET returning 200 and a collection: its records, whatever the envelope key (read.ts). */
+export async function getRecords(request: APIRequestContext, url: string, token: string): Promise<RosterRecord[]> {
+  const body = await getJson(request, url, token);
+  const records = recordsIn(body);
+  expect(records, `${url} answers a collection`).toBeDefined();
+  return records as RosterRecord[];
+}
+
+/** The item URL of a record, when it has a sourcedId to address it by. */
+export const itemUrl = (endpoint: string, record: { sourcedId?: unknown } | undefined, opts: { origin?: string; route?: string } = {}): string | undefined =>
+  typeof record?.sourcedId === 'string' ? rosterUrl(`${endpoint}/${encodeURIComponent(record.sourcedId)}`, opts) : undefined;

@@ -23,8 +23,11 @@ export interface RosteringRun {
   tokens: Record<string, string>;
   world?: World;
   /** The district written on each flow's data API (`single`: the world's LEA1 and school A). */
-  districts: Partial<Record<keyof RosteringFlows, { lea: number; school: number }>>;
+  districts: Partial<Record<keyof RosteringFlows, District>>;
 }
+
+/** A district of a routing flow: its ids and the names written with them (how tests find it). */
+export interface District { lea: number; school: number; leaName: string; schoolName: string }
 
 /** The data API issuing a client's tokens, or undefined when the target lacks its flow. */
 export function issuingDataApi(c: RosteringClient): string | undefined {
@@ -85,7 +88,7 @@ export async function rosteringSetup(): Promise<(() => Promise<void>) | undefine
       const writer = await Writer.on(ctx);
       writers.push(writer);
       run.world = await buildWorld(writer, r.organizations);
-      run.districts.single = { lea: run.world.lea1, school: run.world.schoolA };
+      run.districts.single = { lea: run.world.lea1, school: run.world.schoolA, leaName: run.world.names.lea1, schoolName: run.world.names.schoolA };
       for (const name of ['context', 'tenant', 'tenantContext'] as const) {
         const flow = flowsDescription()[name];
         // A flow on the target's own data API reads the world already written there.
@@ -95,8 +98,7 @@ export async function rosteringSetup(): Promise<(() => Promise<void>) | undefine
         }
         const w = await Writer.on(ctx, flow.dataApi);
         writers.push(w);
-        const d = await buildDistrict(w, { lea: r.organizations.lea1, school: r.organizations.schoolA });
-        run.districts[name] = { lea: d.lea, school: d.school };
+        run.districts[name] = await buildDistrict(w, { lea: r.organizations.lea1, school: r.organizations.schoolA });
       }
     }
   } catch (err) {

@@ -38,7 +38,18 @@ export interface World {
   staff: { t1: string; t2: string; p1: string };
   contact: string;
   emails: { t1: string; st1: string };
+  /**
+   * Values the world wrote that belong to one organization and to no other (its id and name, the
+   * courses it owns, the sessions, class periods and people at a school), each unique to the run
+   * but for the students' birth dates, which differ from every date the world writes. Tests that
+   * must not assume how the service maps records (the seed shows no fields) find them by these.
+   */
+  marks: Record<OrgName, string[]>;
+  /** What the world wrote only as demographics (the students' birth dates, a birth city). */
+  demographicValues: string[];
 }
+
+export type OrgName = 'sea' | 'lea1' | 'lea2' | 'schoolA' | 'schoolB' | 'schoolC' | 'schoolD';
 
 type Body = Record<string, unknown>;
 
@@ -101,16 +112,17 @@ const categoryMember = (endpoint: string) => resourceOf(endpoint).educationOrgan
 const org = (endpoint: string, category: string, extra: Body) => ({ [categoryMember(endpoint)]: [{ educationOrganizationCategoryDescriptor: category }], ...extra });
 
 /** A district with one school: the least data a routing test needs (ids drawn at random unless given). */
-export async function buildDistrict(w: Writer, ids: { lea?: number; school?: number } = {}): Promise<{ lea: number; school: number; schoolName: string }> {
+export async function buildDistrict(w: Writer, ids: { lea?: number; school?: number } = {}): Promise<{ lea: number; school: number; leaName: string; schoolName: string }> {
   const category = await w.descriptor('educationOrganizationCategory', 'School');
   const leaCategory = await w.descriptor('localEducationAgencyCategory', 'Independent');
   const grade = await w.descriptor('gradeLevel', 'Ninth grade');
   const lea = ids.lea ?? newEducationOrganizationId();
   const school = ids.school ?? newEducationOrganizationId();
   const schoolName = `Routing School ${key('r')}`;
-  await w.create('localEducationAgencies', org('localEducationAgencies', category, { localEducationAgencyId: lea, nameOfInstitution: `Routing District ${lea}`, localEducationAgencyCategoryDescriptor: leaCategory }));
+  const leaName = `Routing District ${key('r')}`;
+  await w.create('localEducationAgencies', org('localEducationAgencies', category, { localEducationAgencyId: lea, nameOfInstitution: leaName, localEducationAgencyCategoryDescriptor: leaCategory }));
   await w.create('schools', org('schools', category, { schoolId: school, nameOfInstitution: schoolName, localEducationAgencyReference: { localEducationAgencyId: lea }, gradeLevels: [{ gradeLevelDescriptor: grade }] }));
-  return { lea, school, schoolName };
+  return { lea, school, leaName, schoolName };
 }
 
 /** The world, its organizations with the target's reserved ids (rostering.organizations). */
@@ -182,11 +194,13 @@ export async function buildWorld(w: Writer, ids: RosteringOrganizations): Promis
   }
 
   const students = { st1: key('st'), st2: key('st'), st3: key('st') };
+  // Birth dates no other date of the world equals (its dates are school-year dates in Jul–Dec, May).
+  const born = { st1: '2010-12-10', st2: '2011-01-02', st3: '2012-06-23' };
   const emails = { t1: `t1.${tag}@example.test`.toLowerCase(), st1: `st1.${tag}@example.test`.toLowerCase() };
-  await w.create('students', { studentUniqueId: students.st1, firstName: 'Ada', lastSurname: `Lovelace${tag}`, middleName: 'King', birthDate: '2010-12-10', birthCity: 'Austin', birthCountryDescriptor: country, birthStateAbbreviationDescriptor: state });
+  await w.create('students', { studentUniqueId: students.st1, firstName: 'Ada', lastSurname: `Lovelace${tag}`, middleName: 'King', birthDate: born.st1, birthCity: 'Austin', birthCountryDescriptor: country, birthStateAbbreviationDescriptor: state });
   // Explicit nulls in the source: the rostering record must leave them out, not echo them.
-  await w.create('students', { studentUniqueId: students.st2, firstName: 'Grace', lastSurname: `Hopper${tag}`, middleName: null, preferredFirstName: null, birthCity: null, birthDate: '2011-01-02' });
-  await w.create('students', { studentUniqueId: students.st3, firstName: 'Alan', lastSurname: `Turing${tag}`, birthDate: '2012-06-23' });
+  await w.create('students', { studentUniqueId: students.st2, firstName: 'Grace', lastSurname: `Hopper${tag}`, middleName: null, preferredFirstName: null, birthCity: null, birthDate: born.st2 });
+  await w.create('students', { studentUniqueId: students.st3, firstName: 'Alan', lastSurname: `Turing${tag}`, birthDate: born.st3 });
   for (const [id, schoolId] of [[students.st1, schoolA], [students.st2, schoolB], [students.st3, schoolC]] as const) {
     await w.create('studentSchoolAssociations', { studentReference: { studentUniqueId: id }, schoolReference: { schoolId }, entryDate: `${year - 1}-08-20`, entryGradeLevelDescriptor: grade });
   }
@@ -217,5 +231,15 @@ export async function buildWorld(w: Writer, ids: RosteringOrganizations): Promis
   await w.create('contacts', { contactUniqueId: contact, firstName: 'Carl', lastSurname: `Contact${tag}` });
   await w.create('studentContactAssociations', { studentReference: { studentUniqueId: students.st1 }, contactReference: { contactUniqueId: contact } });
 
-  return { year, sea, lea1, lea2, schoolA, schoolB, schoolC, schoolD, names, sessions, courses, students, staff, contact, emails };
+  const marks: Record<OrgName, string[]> = {
+    sea: [String(sea), names.sea],
+    lea1: [String(lea1), names.lea1, courses.m1],
+    lea2: [String(lea2), names.lea2, courses.m3],
+    schoolA: [String(schoolA), names.schoolA, courses.m2, sessions.fall, sessions.tri, sessions.q1, sessions.gradingPeriod, `P1 ${tag}`,
+      students.st1, emails.st1, `Lovelace${tag}`, born.st1, staff.t1, emails.t1, `Teacher${tag}`, contact, `Contact${tag}`],
+    schoolB: [String(schoolB), names.schoolB, students.st2, `Hopper${tag}`, born.st2, staff.p1, `Principal${tag}`],
+    schoolC: [String(schoolC), names.schoolC, sessions.cFall, students.st3, `Turing${tag}`, born.st3, staff.t2, `Assistant${tag}`],
+    schoolD: [String(schoolD), names.schoolD],
+  };
+  return { year, sea, lea1, lea2, schoolA, schoolB, schoolC, schoolD, names, sessions, courses, students, staff, contact, emails, marks, demographicValues: [...Object.values(born), 'Austin'] };
 }

@@ -93,6 +93,24 @@ export const grants = (entries: string[], name: string) => entries.some((e) => e
 
 export const now = () => Math.floor(Date.now() / 1000);
 
+/** The rostering service's failure body (seed 001: stdx_codeMajor, stdx_severity, stdx_description). */
+export function rosterFailure(res: ProxiedResponse, status: number, description: string): void {
+  answerJson(res, status, { stdx_codeMajor: 'failure', stdx_severity: 'error', stdx_description: description });
+  delete res.headers.allow;
+}
+
+/** A rostering response of our own making (a request transformer that answers itself). */
+export function rosterAnswer(status: number, body: unknown, headers: Record<string, string> = {}): ProxiedResponse {
+  const res: ProxiedResponse = { status, headers: {}, body: Buffer.alloc(0) };
+  answerJson(res, status, body);
+  Object.assign(res.headers, headers);
+  return res;
+}
+
+export const ROSTER_WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'];
+/** `<resource>/<sourcedId>` under the rostering prefix: the resource, else undefined. */
+export const rosterItem = (req: ProxiedRequest) => /\/std\/roster\/rostering\/v1p2\/([^/]+)\/[^/]+$/.exec(pathOf(req))?.[1];
+
 /** `{base_url}` of a data request (everything before /data/v3 or /oauth). */
 export const baseOf = (req: ProxiedRequest) => pathOf(req).replace(/\/(data\/v3|oauth)\/.*$/, '');
 

@@ -1,4 +1,5 @@
 /** Faulty deployments that break roster.roster-errors. */
+import { header } from '../proxy.js';
 import { isRoster, editJson, type Fault } from './helpers.js';
 
 export const rosterErrorsFaults: Fault[] = [
@@ -19,5 +20,15 @@ export const rosterErrorsFaults: Fault[] = [
     name: 'roster-code-minor-missing', family: 'roster.roster-errors', suites: ['rostering/query.spec.ts'], grepInvert: 'rostering paging',
     description: '400 failures carry no stdx_codeMinor invalid_data',
     response: (res, req) => { if (isRoster(req) && res.status === 400) editJson(res, (b) => { delete (b as Record<string, unknown>).stdx_codeMinor; }); },
+  },
+  // ---- conforming deviations: the seed allows them, the verdict must stay conformant ----
+  {
+    name: 'roster-401-upstream-wording', family: 'roster.roster-errors', suites: ['rostering'], expect: 'conformant',
+    description: 'every 401 is worded as upstream words it ("Missing or invalid Authorization header." / "Invalid or expired token."): the seed states the content, not the words',
+    response: (res, req) => {
+      if (!isRoster(req) || res.status !== 401) return;
+      const text = /^Bearer \S/.test(header(req, 'authorization') ?? '') ? 'Invalid or expired token.' : 'Missing or invalid Authorization header.';
+      editJson(res, (b) => ({ ...(b as object), stdx_description: text }));
+    },
   },
 ];

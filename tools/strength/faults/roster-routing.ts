@@ -1,6 +1,6 @@
 /** Faulty deployments that break roster.roster-routing. */
-import { pathOf, Tokens } from '../proxy.js';
-import { isRoster, type Fault } from './helpers.js';
+import { jsonOf, pathOf, Tokens } from '../proxy.js';
+import { isRoster, rosterFailure, type Fault } from './helpers.js';
 
 export const rosterRoutingFaults: Fault[] = [
   {
@@ -13,7 +13,7 @@ export const rosterRoutingFaults: Fault[] = [
     },
   },
   {
-    name: 'roster-other-version-served', family: 'roster.roster-routing', suites: ['rostering/routing.spec.ts'], grep: 'single-tenant routing',
+    name: 'roster-other-version-served', family: 'roster.roster-routing', suites: ['rostering/paths.spec.ts'], grep: 'version segment',
     description: 'the rostering resources are also served under /std/roster/rostering/v1p1',
     request: (req) => { if (isRoster(req)) req.url = req.url.replace('/std/roster/rostering/v1p1/', '/std/roster/rostering/v1p2/'); },
   },
@@ -50,6 +50,27 @@ export const rosterRoutingFaults: Fault[] = [
         const at = segments.indexOf('std') - 1;
         if (value && at >= (req.route.multiTenant ? 2 : 1)) { segments[at] = value; req.url = `${segments.join('/')}${req.url.slice(pathOf(req).length)}`; }
       } catch { /* not JSON: leave it */ }
+    },
+  },
+  {
+    name: 'roster-instance-id-claim-ignored', family: 'roster.roster-routing', suites: ['rostering/routing.spec.ts'], grep: 'odsInstanceId',
+    description: 'a token\'s direct odsInstanceId claim is ignored: the odsInstances claim alone selects the instance (seed 001: "odsInstanceId from the token"; decision 41)',
+    request: async (req, tools) => { if (isRoster(req)) await tools.tokens.rewrite(req, (c) => c.odsInstanceId !== undefined && delete c.odsInstanceId); },
+  },
+  // ---- conforming deviations: the seed allows them, the verdict must stay conformant ----
+  {
+    name: 'roster-context-missing-404', family: 'roster.roster-routing', suites: ['rostering'], expect: 'conformant',
+    description: 'a context-routed service answers a route without its context value 404, not 400 (the seed gives no status; 400 is SHOULD)',
+    response: (res, req) => {
+      const description = String((jsonOf(res) as { stdx_description?: unknown } | undefined)?.stdx_description ?? '');
+      if (isRoster(req) && req.route.contextRouting && res.status === 400 && /context/i.test(description)) rosterFailure(res, 404, 'The specified resource was not found.');
+    },
+  },
+  {
+    name: 'roster-tenant-missing-401', family: 'roster.roster-routing', suites: ['rostering'], expect: 'conformant',
+    description: 'a multi-tenant service answers a path without the tenant segment 401, not 404 (the seed gives no status; 404 is SHOULD)',
+    response: (res, req) => {
+      if (isRoster(req) && req.route.multiTenant && res.status === 404 && pathOf(req).startsWith('/std/roster/')) rosterFailure(res, 401, 'Authentication failed: the token is invalid or missing.');
     },
   },
 ];

@@ -1,6 +1,6 @@
 /** Faulty deployments that break roster.roster-scopes. */
-import { eachObject, pathOf } from '../proxy.js';
-import { isRoster, editJson, ROSTER_SCOPES, scopeEntries, grants, type Fault } from './helpers.js';
+import { eachObject, pathOf, Tokens } from '../proxy.js';
+import { isRoster, editJson, rosterAnswer, ROSTER_SCOPES, scopeEntries, grants, type Fault } from './helpers.js';
 
 export const rosterScopesFaults: Fault[] = [
   {
@@ -36,6 +36,20 @@ export const rosterScopesFaults: Fault[] = [
     response: (res, req) => {
       if (!isRoster(req) || res.status !== 200 || !/\/(users|students|teachers)(\/|$|\?)/.test(pathOf(req))) return;
       editJson(res, (body) => eachObject(body, (o) => { if (typeof o.sourcedId === 'string' && 'givenName' in o && !('birthDate' in o)) o.birthDate = '2010-12-10'; }));
+    },
+  },
+  {
+    name: 'roster-missing-scope-403', family: 'roster.roster-scopes', suites: ['rostering/scopes.spec.ts'],
+    description: 'a valid token without the scope a route needs is answered 403, as upstream does (seed 001: any failed check is 401; decision 36)',
+    request: async (req, tools) => {
+      const token = isRoster(req) && /\/std\/roster\/rostering\/v1p2\/[^/?]+/.test(pathOf(req)) ? Tokens.bearer(req) : undefined;
+      const claims = token ? await tools.tokens.signed(token) : undefined;
+      if (!claims) return undefined;
+      const entries = scopeEntries(claims.scope);
+      const demographics = /\/v1p2\/demographics(\/|$|\?)/.test(pathOf(req));
+      const opens = demographics ? grants(entries, ROSTER_SCOPES[2]) : grants(entries, ROSTER_SCOPES[0]) || grants(entries, ROSTER_SCOPES[1]);
+      if (opens || !ROSTER_SCOPES.some((s) => grants(entries, s))) return undefined;
+      return rosterAnswer(403, { stdx_codeMajor: 'failure', stdx_severity: 'error', stdx_description: 'Insufficient scope: your token must have the scope this route needs.' });
     },
   },
 ];

@@ -1,6 +1,9 @@
 /** Faulty deployments that break roster.roster-auth. */
 import { header, pathOf, Tokens } from '../proxy.js';
-import { acceptOtherRsaAlgorithms, isRoster, now, ROSTER_SCOPES, type Fault } from './helpers.js';
+import { acceptOtherRsaAlgorithms, isRoster, now, rosterAnswer, ROSTER_SCOPES, type Fault } from './helpers.js';
+
+/** A token path a client-credentials request may be sent to, anywhere under the rostering service. */
+const tokenPath = (path: string) => /\/(oauth2?|connect)\/token$/.test(path);
 
 export const rosterTokensFaults: Fault[] = [
   {
@@ -81,6 +84,33 @@ export const rosterTokensFaults: Fault[] = [
         if (typeof c.aud === 'string' && c.aud !== audience && norm(c.aud) === norm(audience)) { c.aud = audience; changed = true; }
         return changed;
       });
+    },
+  },
+  {
+    name: 'roster-token-issued', family: 'roster.roster-auth', suites: ['rostering/read-only.spec.ts'], grep: 'issues no tokens',
+    description: 'the rostering service answers a client-credentials request at /oauth/token with an access token (seed 001: it issues none)',
+    request: async (req, tools) => {
+      if (!isRoster(req) || req.method !== 'POST' || !tokenPath(pathOf(req))) return undefined;
+      const token = await tools.tokens.sign({ iss: req.route.issuer, aud: req.route.audience, iat: now(), exp: now() + 1800, client_id: tools.clients.primary.key, scope: ROSTER_SCOPES.join(' ') });
+      return rosterAnswer(200, { access_token: token, token_type: 'bearer', expires_in: 1800 });
+    },
+  },
+  // ---- conforming deviations: the seed allows them, the verdict must stay conformant ----
+  {
+    name: 'roster-token-path-redirects', family: 'roster.roster-auth', suites: ['rostering/read-only.spec.ts'], expect: 'conformant',
+    description: 'the rostering service answers /oauth/token with a 307 to the issuer\'s token endpoint, as upstream does: a redirect hands out no token',
+    request: (req) => {
+      if (!isRoster(req) || !tokenPath(pathOf(req)) || !req.route.issuer) return undefined;
+      return rosterAnswer(307, { redirect: `${req.route.issuer}/oauth/token` }, { location: `${req.route.issuer}/oauth/token` });
+    },
+  },
+  {
+    name: 'roster-aud-array-refused', family: 'roster.roster-auth', suites: ['rostering'], expect: 'conformant',
+    description: 'a token whose aud is an array is refused 401, even holding the configured audience (the seed says aud "must equal"; accepting arrays is SHOULD)',
+    request: (req, tools) => {
+      const token = isRoster(req) ? Tokens.bearer(req) : undefined;
+      if (!token || !Array.isArray(tools.tokens.decode(token)?.claims.aud)) return undefined;
+      return rosterAnswer(401, { stdx_codeMajor: 'failure', stdx_severity: 'error', stdx_description: 'Authentication failed: the token is invalid or missing.' });
     },
   },
 ];

@@ -1,0 +1,66 @@
+import type { APIRequestContext, APIResponse } from '@playwright/test';
+import { notApplicable } from '../../_harness/capabilities.js';
+import { target } from '../../_harness/target.js';
+import { flowsDescription, type FlowsDescription } from './flows.js';
+import { heldMark, parseJson, recordsIn, recordsOf } from './read.js';
+import { PREFIX, bearer, craftToken, declaredClient, tokenFor } from './service.js';
+import { rosteringRun, type District } from './setup.js';
+
+/**
+ * The routing flows under test (seed: Routing flows), for the routing suites: each deployment the
+ * target describes (rostering.flows) holds a district its data API wrote with the reserved ids;
+ * a read under a route prefix shows whether the data store behind it is the one holding the
+ * district. The district is found by what was written (its ids and names), wherever a record
+ * holds them, so the mapping the service uses does not matter (the seed shows no fields).
+ */
+export type FlowName = keyof FlowsDescription;
+export type Instances = { id: number; context?: { key: string; value: string } }[];
+
+export function flow<K extends FlowName>(name: K): NonNullable<FlowsDescription[K]> {
+  const f = flowsDescription()[name];
+  if (!f) notApplicable(`needs the ${name} routing flow in the target file (rostering.flows)`);
+  return f!;
+}
+
+export function district(name: FlowName): District {
+  const d = rosteringRun().districts[name];
+  if (!d) notApplicable('needs rostering.organizations in the target file (the routing district is written with those ids)');
+  return d!;
+}
+
+/** A token from the flow's issuer naming the district's LEA, these instances and tenant, with core scope. */
+export const tokenOn = (request: APIRequestContext, name: FlowName, d: District, instances: Instances, tenant: string | null = null) =>
+  tokenFor(request, { flow: name, orgs: [d.lea], scopes: ['core'], instances, tenant });
+
+/**
+ * The same claims with the demographics scope too, for reading every resource: a declared
+ * client's token, else a crafted one where the target lets the suites sign, else undefined.
+ */
+export async function fullReaderOn(request: APIRequestContext, name: FlowName, d: District, instances: Instances, tenant: string | null = null): Promise<string | undefined> {
+  const found = declaredClient({ flow: name, orgs: [d.lea], scopes: ['core', 'demographics'], instances, tenant });
+  if (found) return found.token;
+  if (!target.capabilities?.testIssuer && !target.capabilities?.issuerSigningKey) return undefined;
+  return craftToken(request, { orgs: [d.lea], scopes: ['core', 'demographics'], instances, ...(tenant ? { tenantId: tenant } : {}) }, { dataApi: flow(name).dataApi });
+}
+
+/** URL of a resource under a route prefix (`/tenant/context`, or '') of a flow's service. */
+export const routeUrl = (origin: string, route: string, resource: string) => `${origin}${route}${PREFIX}/${resource}`;
+
+/** GET /orgs under a route prefix. */
+export const orgsUnder = (request: APIRequestContext, origin: string, route: string, token: string): Promise<APIResponse> =>
+  request.get(routeUrl(origin, route, 'orgs'), { headers: bearer(token) });
+
+const districtMarks = (d: District) => [String(d.lea), String(d.school), d.leaName, d.schoolName];
+
+/** Whether a response serves the district: a collection holding its district or school. */
+export async function serves(res: APIResponse, d: District): Promise<boolean> {
+  if (res.status() !== 200) return false;
+  const records = recordsIn(parseJson(await res.text()));
+  return !!records?.some((r) => heldMark(r, districtMarks(d)));
+}
+
+/** Reads /orgs under a route (200 and a collection, asserted) and tells whether the district is there. */
+export async function sees(request: APIRequestContext, origin: string, route: string, token: string, d: District): Promise<boolean> {
+  const records = await recordsOf(await orgsUnder(request, origin, route, token));
+  return records.some((r) => heldMark(r, districtMarks(d)));
+}
