@@ -57,9 +57,11 @@ test.describe('problem-details bodies', () => {
   });
 
   test('reports every validation failure of a write in one 400 response', rule('data.errors.all-validation-failures-one-response'), async ({ api, data }) => {
-    const body = await data.body('academicWeek', { weekIdentifier: 'w'.repeat(81), totalInstructionalDays: 2147483648, beginDate: 'not-a-date', schoolReference: undefined });
+    // Failures the seed's data-validation row lists (too long, too large for int32, missing); an
+    // invalid date is upstream's (data.validation.invalid-date-400), so it is not among them.
+    const body = await data.body('academicWeek', { weekIdentifier: 'w'.repeat(81), totalInstructionalDays: 2147483648, schoolReference: undefined });
     const problem = await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed');
-    expect(Object.keys(problem.validationErrors ?? {})).toEqual(expect.arrayContaining(['$.weekIdentifier', '$.totalInstructionalDays', '$.beginDate', '$.schoolReference']));
+    expect(Object.keys(problem.validationErrors ?? {})).toEqual(expect.arrayContaining(['$.weekIdentifier', '$.totalInstructionalDays', '$.schoolReference']));
   });
 
   test('reports validation failures of different checks (schema, descriptor) in one response', rule('data.errors.all-validation-failures-one-response'), async ({ api, data }) => {

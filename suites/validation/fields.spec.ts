@@ -23,8 +23,9 @@ test.describe('required members and lengths', () => {
     expect(paths(await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed'))).toContain('$.weekIdentifier');
   });
 
-  test('refuses a string shorter than its minimum length with 400 at that field path, and accepts the minimum itself', rule('data.validation.string-length-400'), async ({ api, data }) => {
-    // weekIdentifier: 5 to 80 characters. The lower bound's neighbourhood: 4 refused, 5 accepted.
+  test('refuses a string shorter than its minimum length with 400 at that field path, and accepts the minimum itself', rule('data.validation.string-minimum-length-400'), async ({ api, data }) => {
+    // weekIdentifier: 5 to 80 characters upstream; the seed gives only the 80 (decision 35).
+    // The lower bound's neighbourhood: 4 refused, 5 accepted.
     const body = await data.body('academicWeek', { weekIdentifier: 'w'.repeat(4) });
     expect(paths(await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed'))).toContain('$.weekIdentifier');
     const shortest = Math.random().toString(36).slice(2, 7).padEnd(5, 'w');
