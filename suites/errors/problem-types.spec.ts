@@ -94,7 +94,9 @@ test.describe('problem types of the Errors table', () => {
     const a = await data.create('classPeriod');
     const b = await data.create('classPeriod', { schoolReference: a.body.schoolReference });
     const problem = await expectProblem(await api.put(b.url, { ...b.body, classPeriodName: a.body.classPeriodName }), 'data-conflict:non-unique-identity');
-    expect((problem.errors ?? []).join(' ')).toContain(a.body.classPeriodName as string);
+    // "errors names the duplicate key": by its value or by its member's name.
+    const said = (problem.errors ?? []).join(' ');
+    expect(said.includes(a.body.classPeriodName as string) || /classPeriodName/i.test(said), said).toBe(true);
   });
 
   test('answers an If-Match mismatch with 412 optimistic-lock-failed', rule('data.errors.optimistic-lock-failed-type'), async ({ api, data }) => {
