@@ -138,6 +138,13 @@ test.describe('types', () => {
     }
   });
 
+  test('takes the boolean text "1", "0" and " true " as true, false and true', rule('data.validation.boolean-text-as-boolean'), async ({ api, data }) => {
+    for (const [text, value] of [['1', true], ['0', false], [' true ', true]] as const) {
+      const created = await data.create('classPeriod', { officialAttendancePeriod: text });
+      expect((await (await api.get(created.url)).json()).officialAttendancePeriod, JSON.stringify(text)).toBe(value);
+    }
+  });
+
   test('refuses a boolean value such as 2 with 400 data-validation-failed', rule('data.validation.boolean-binding'), async ({ api, data }) => {
     const body = await data.body('classPeriod', { officialAttendancePeriod: 2 });
     expect(paths(await expectProblem(await api.post('classPeriods', body), 'bad-request:data-validation-failed'))).toContain('$.officialAttendancePeriod');
@@ -191,5 +198,18 @@ test.describe('nullable members, arrays and extensions', () => {
     const course = await data.create('course', { offeredGradeLevels: [{ gradeLevelDescriptor: courseLevel.value }] });
     const offering = await data.create('courseOffering', { courseReference: data.referenceTo(course), offeredGradeLevels: [{ gradeLevelDescriptor: offeringLevel.value }] });
     expect((await (await api.get(offering.url)).json()).offeredGradeLevels).toEqual([{ gradeLevelDescriptor: offeringLevel.value }]);
+  });
+});
+
+test.describe('collections', () => {
+  test('reports a repeated item of a collection once, at the collection\'s path, naming the first repeat', rule('data.validation.duplicate-item-one-error'), async ({ api, data }) => {
+    const a = await data.newDescriptor('gradeLevel');
+    const b = await data.newDescriptor('gradeLevel');
+    const gradeLevels = [a, b, a, a, b].map((d) => ({ gradeLevelDescriptor: d.value }));
+    const problem = await expectProblem(await api.post('schools', await data.body('school', { gradeLevels })), 'bad-request:data-validation-failed');
+    const entries = Object.entries(problem.validationErrors ?? {}).filter(([path]) => path.startsWith('$.gradeLevels'));
+    expect(entries.map(([path]) => path)).toEqual(['$.gradeLevels']);
+    expect(entries[0][1], 'one message').toHaveLength(1);
+    expect(entries[0][1][0], 'the message names an item by its position').toMatch(/\b\d+(st|nd|rd|th)\b/);
   });
 });
