@@ -119,14 +119,15 @@ test('lenient readings: numeric text, boolean spellings, optional nulls, in refe
   assert.deepEqual([doc.numberOfParts, doc.minimumAvailableCredits, doc.maximumAvailableCredits, 'courseDescription' in doc], [2, 15, 0.5, false]);
   assert.deepEqual(doc.educationOrganizationReference, { educationOrganizationId: SCHOOL_ID });
   assert.deepEqual(doc.identificationCodes, [{ courseIdentificationSystemDescriptor: `${NS}/CourseIdentificationSystemDescriptor#State`, identificationCode: 'C-2' }]);
-  for (const [sent, stored] of [['TRUE', true], ['false', false], ['False', false], [1, true], [0, false], [true, true]] as const) {
+  // "1", "0" and spaces around the text too, as both upstream servers read them (decisions #46).
+  for (const [sent, stored] of [['TRUE', true], ['false', false], ['False', false], [1, true], [0, false], [true, true], ['1', true], ['0', false], [' true ', true]] as const) {
     const sid = await accepted(await post('bellSchedules', bellSchedule('Bool', { classPeriods: [{ classPeriodReference: { classPeriodName: 'P1', schoolId: String(SCHOOL_ID) } }] })));
     await accepted(await post('classPeriods', { classPeriodName: 'P1', schoolReference: { schoolId: SCHOOL_ID }, officialAttendancePeriod: sent }));
     const period = [...ref.store.collection('classPeriod').byId.values()].find((r) => (r.doc as { classPeriodName: string }).classPeriodName === 'P1')!.doc as Record<string, unknown>;
     assert.equal(period.officialAttendancePeriod, stored, JSON.stringify(sent));
     assert.deepEqual((ref.store.collection('bellSchedule').byId.get(sid)!.doc as { classPeriods: unknown[] }).classPeriods, [{ classPeriodReference: { classPeriodName: 'P1', schoolId: SCHOOL_ID } }]);
   }
-  for (const bad of ['yes', 'truex', 'xtrue', 2, '1']) {
+  for (const bad of ['yes', 'truex', 'xtrue', 2, '2', '1 0', 't rue']) {
     assert.deepEqual(Object.keys(await refused(await post('classPeriods', { classPeriodName: 'P1', schoolReference: { schoolId: SCHOOL_ID }, officialAttendancePeriod: bad }))), ['$.officialAttendancePeriod'], JSON.stringify(bad));
   }
   // A required member sent as null is missing, not absent-and-fine.
