@@ -7,7 +7,8 @@ import type { ValidationErrors } from './validation-errors.js';
  * Checks on stored content the schema cannot express: dangerous markup (decisions #10), text
  * that cannot be stored as UTF-8 (decisions #28),
  * the configured school-year range (seed Limits), and duplicate items of a collection
- * (items are identified by their key fields).
+ * (items are identified by their key fields): one error at the collection's path naming the
+ * first item that repeats an earlier one, as ODS/API and DMS report it (decisions #46).
  */
 
 /** `<` followed by a letter, `!`, `/` or `?`, or `&#`: the classic cross-site-scripting shapes. */
@@ -37,11 +38,13 @@ export function contentErrors(resource: CompiledResource, doc: Record<string, un
     for (const at of expandPaths(doc, c.path)) {
       if (!Array.isArray(at.value)) continue;
       const seen = new Set<string>();
-      at.value.forEach((item: Record<string, unknown>, i: number) => {
+      const first = (at.value as Record<string, unknown>[]).findIndex((item) => {
         const key = stringifyExact(c.itemKeys.map((k) => item?.[k]));
-        if (seen.has(key)) add(`${at.path}[${i}]`, `The ${ordinal(i + 1)} item of the ${at.path.split('.').pop()} has the same identifying values as another item earlier in the list.`);
+        if (seen.has(key)) return true;
         seen.add(key);
+        return false;
       });
+      if (first >= 0) add(at.path, `The ${ordinal(first + 1)} item of the ${at.path.split('.').pop()} has the same identifying values as another item earlier in the list.`);
     }
   }
   return errors;

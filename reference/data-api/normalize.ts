@@ -3,9 +3,9 @@ import type { CompiledResource, ValueKind } from '../../spec/model/compiled.js';
 
 /**
  * Lenient readings of a write body, applied before validation, as both upstream servers read
- * it (decisions #28): optional members sent as null are absent (an optional collection sent as
+ * it (decisions #28, #46): optional members sent as null are absent (an optional collection sent as
  * null means no items); booleans accept the spellings upstream clients send (`"true"`,
- * `"False"`, `1`, `0`); numeric text in an integer or number member, reference fields
+ * `"False"`, `" true "`, `"1"`, `"0"`, `1`, `0`); numeric text in an integer or number member, reference fields
  * included, is that number (`"255901001"`). Anything else is left for validation to refuse.
  * Returns a normalised copy.
  */
@@ -50,7 +50,8 @@ function normalize(fields: Fields, value: unknown, base: string, refs: Map<strin
     }
     switch (f.kind) {
       case 'boolean':
-        if (typeof v === 'string' && /^(true|false)$/i.test(v)) out[name] = v.toLowerCase() === 'true';
+        // Text with spaces around, and "1" / "0", as both upstream servers read it (decisions #46).
+        if (typeof v === 'string' && /^\s*(true|false|1|0)\s*$/i.test(v)) out[name] = /^\s*(true|1)\s*$/i.test(v);
         else if (v === 1 || v === 0) out[name] = v === 1;
         break;
       case 'int32':

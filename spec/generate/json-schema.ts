@@ -73,7 +73,7 @@ function scalarFieldSchema(f: ScalarField): Schema {
   if (f.kind === 'string') {
     if (f.maxLength !== undefined) s.maxLength = f.maxLength;
     if (f.minLength !== undefined) s.minLength = f.minLength;
-    if (f.identity || f.keyString) s.pattern = IDENTITY_STRING_PATTERN;
+    if (f.identity) s.pattern = IDENTITY_STRING_PATTERN;
     else if (f.required && !f.readOnly) s.pattern = REQUIRED_STRING_PATTERN;
   }
   Object.assign(s, numericBounds(f));

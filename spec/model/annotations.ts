@@ -82,12 +82,17 @@ export const queryNamesByReference: Readonly<Record<string, Record<string, strin
 };
 
 /**
- * Where the pinned extract (derived from the XSD) drops a field upstream serves: its generator
- * merged same-named identity fields. The generated upstream client models carry the field
+ * Where the pinned extract (derived from the XSD) differs from what upstream serves: its generator
+ * merged same-named identity fields, which the generated upstream client models carry
  * (EdFiGeneralStudentProgramAssociationReference: beginDate, educationOrganizationId,
- * programEducationOrganizationId, programName, programTypeDescriptor, studentUniqueId).
+ * programEducationOrganizationId, programName, programTypeDescriptor, studentUniqueId); and an
+ * XSD minimum neither server enforces.
  */
 export const extractCorrections: readonly { at: string; why: string }[] = [
+  {
+    at: 'descriptors $.namespace',
+    why: 'the XSD gives Namespace at least 5 characters; neither ODS/API nor DMS requires more than one (decision 45)',
+  },
   {
     at: 'reportCard $.grades[*].gradeReference.gradingPeriodSchoolYear',
     why: 'a grade is identified by its grading period\'s school year as well as its section\'s (EdFiGradeReference carries both)',

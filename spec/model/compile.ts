@@ -16,9 +16,11 @@ export function descriptorResource(name: string): ResourceDef {
     description: `The ${pascal(name)} descriptor: a namespace-qualified code value.`,
     fields: {
       [`${name}DescriptorId`]: { kind: 'int32', identity: true, readOnly: true, description: 'Server assigned.' },
-      // Minimum lengths: upstream's (the seed states only the maxima).
-      codeValue: { kind: 'string', maxLength: 50, minLength: 1, required: true, keyString: true },
-      namespace: { kind: 'string', maxLength: 255, minLength: 5, required: true, keyString: true },
+      // Not natural-key strings (the key is <name>DescriptorId): surrounding spaces are accepted,
+      // as both upstream servers accept them, and the namespace needs one character, whatever
+      // the XSD's 5 (decision 45). The seed states only the maxima.
+      codeValue: { kind: 'string', maxLength: 50, minLength: 1, required: true },
+      namespace: { kind: 'string', maxLength: 255, minLength: 1, required: true },
       shortDescription: { kind: 'string', maxLength: 75, required: true },
       description: { kind: 'string', maxLength: 1024, nullable: true },
       effectiveBeginDate: { kind: 'date', nullable: true, description: 'When omitted the descriptor is effective immediately.' },

@@ -32,8 +32,6 @@ export interface ScalarField extends FieldFlags {
   /** Decimals: the data standard's precision; the range follows from it. */
   totalDigits?: number;
   fractionDigits?: number;
-  /** Part of the natural key without the identity flag (descriptors' namespace and codeValue). */
-  keyString?: boolean;
   /** Server-assigned (never accepted from a client, e.g. descriptor ids). */
   readOnly?: boolean;
 }

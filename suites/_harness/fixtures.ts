@@ -36,8 +36,15 @@ export class DataClient {
     return res;
   }
 
+  /**
+   * An absolute URL (as given), a path relative to {data_root}, or a path from the origin
+   * (`/v7.3/api/data/v3/...`): a relative Location header is one, and the seed does not ask
+   * for an absolute one (data.upsert.location-absolute-url is SHOULD).
+   */
   url(path: string): string {
-    return /^https?:/.test(path) ? path : `${this.target.dataRoot}/${path.replace(/^\//, '')}`;
+    if (/^https?:/.test(path)) return path;
+    if (path.startsWith('/')) return new URL(path, this.target.dataRoot).href;
+    return `${this.target.dataRoot}/${path}`;
   }
 
   headers(extra: Record<string, string> = {}): Record<string, string> {
@@ -85,7 +92,7 @@ export class DataClient {
 
   /** Records created outside create() (e.g. by a test's own POST) that must be removed at the end. */
   track(url: string): void {
-    this.created.push({ url });
+    this.created.push({ url: this.url(url) });
   }
 }
 

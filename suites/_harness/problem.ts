@@ -40,3 +40,17 @@ export async function expectProblem(res: APIResponse, suffix: string): Promise<P
   expect(body.status).toBe(entry.status);
   return body;
 }
+
+/**
+ * A problem whose type is `suffix` or one of the seed's sub-types of it (decision 38: a body that
+ * is not JSON may be `bad-request` or `bad-request:data-validation-failed`), with everything
+ * expectProblem checks for the type it carries. Returns the body and the suffix it carries.
+ */
+export async function expectProblemUnder(res: APIResponse, suffix: string): Promise<{ body: ProblemBody; suffix: string }> {
+  const text = await res.text();
+  const type = ((): string => { try { return String((JSON.parse(text) as { type?: unknown }).type ?? ''); } catch { return ''; } })();
+  const carried = type.startsWith(target.dataApi.errorTypePrefix) ? type.slice(target.dataApi.errorTypePrefix.length) : type;
+  const known = registry.problemTypes.some((p) => p.suffix === carried);
+  expect(known && (carried === suffix || carried.startsWith(`${suffix}:`)), `status ${res.status()}, type '${type}' is ${target.dataApi.errorTypePrefix}${suffix} or one of its sub-types; body: ${text.slice(0, 500)}`).toBe(true);
+  return { body: await expectProblem(res, carried), suffix: carried };
+}

@@ -1,7 +1,7 @@
-import { test, expect } from '../_harness/fixtures.js';
+import { test, expect, target } from '../_harness/fixtures.js';
 import { descriptorBody } from '../_harness/builders.js';
 import { expectProblem } from '../_harness/problem.js';
-import { rule } from '../_harness/rules.js';
+import { check, rule } from '../_harness/rules.js';
 
 /** Create, read, update and delete of a descriptor resource, the simplest resource shape. */
 const resource = 'academicSubjectDescriptors';
@@ -12,8 +12,10 @@ test.describe('descriptor resources', () => {
     const res = await api.post(resource, body);
     expect(res.status()).toBe(201);
     const location = res.headers().location;
-    expect(location).toMatch(new RegExp(`^https?://.+/${resource}/[^/]+$`, 'i'));
     api.track(location);
+    // The seed asks for a Location addressing the item; an absolute URL is upstream's (SHOULD).
+    expect(new URL(api.url(location)).pathname).toMatch(new RegExp(`/data/v3/${target.dataApi.namespaceSegment}/${resource}/[^/]+$`, 'i'));
+    await check('data.upsert.location-absolute-url', 'the Location is an absolute URL', () => expect(location).toMatch(new RegExp(`^https?://.+/${resource}/[^/]+$`, 'i')));
     const get = await api.get(location);
     expect(get.status()).toBe(200);
     expect(await get.json()).toMatchObject({ codeValue: body.codeValue, namespace: body.namespace });
@@ -24,9 +26,13 @@ test.describe('descriptor resources', () => {
     const created = await api.create(resource, body);
     const res = await api.post(resource, { ...body, shortDescription: 'Changed by upsert' });
     expect(res.status()).toBe(200);
-    expect(res.headers().location?.split('/').pop()).toBe(created.id);
+    await check('data.upsert.location-on-200', 'the 200 carries a Location naming the record', () => expect(res.headers().location?.split('/').pop()).toBe(created.id));
     const get = await api.get(created.url);
     expect((await get.json()).shortDescription).toBe('Changed by upsert');
+    await check('data.upsert.locate-by-natural-key', 'one record holds the key, the one created', async () => {
+      const found = (await (await api.get(`${resource}?namespace=${encodeURIComponent(body.namespace as string)}&codeValue=${encodeURIComponent(body.codeValue as string)}`)).json()) as { id: string }[];
+      expect(found.map((r) => r.id)).toEqual([created.id]);
+    });
   });
 
   test('GET by id returns the descriptor with id, descriptor id, _etag and the stored values', rule('data.descriptors.shared-shape', 'data.etag.etag-in-every-response', 'data.upsert.id-server-assigned'), async ({ api }) => {
@@ -35,9 +41,9 @@ test.describe('descriptor resources', () => {
     const res = await api.get(created.url);
     expect(res.status()).toBe(200);
     const got = await res.json();
-    expect(got.id).toBe(created.id);
+    await check('data.upsert.id-server-assigned', 'the id is the one its Location named', () => expect(got.id).toBe(created.id));
     expect(Number.isInteger(got.academicSubjectDescriptorId)).toBe(true);
-    expect(typeof got._etag).toBe('string');
+    await check('data.etag.etag-in-every-response', 'a string _etag', () => expect(typeof got._etag).toBe('string'));
     expect(got).toMatchObject({ codeValue: body.codeValue, namespace: body.namespace, shortDescription: body.shortDescription, description: body.description });
   });
 
@@ -55,7 +61,7 @@ test.describe('descriptor resources', () => {
     expect(res.status()).toBe(204);
     const after = await (await api.get(created.url)).json();
     expect(after.shortDescription).toBe('Replaced by PUT');
-    expect(after._etag).not.toBe(before._etag);
+    await check('data.etag.etag-changes-on-update', 'the _etag changed', () => expect(after._etag).not.toBe(before._etag));
   });
 
   test('PUT that changes the natural key of a descriptor answers 400 key-change-not-supported', rule('data.put.key-change-not-supported-400'), async ({ api }) => {

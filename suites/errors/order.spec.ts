@@ -1,6 +1,6 @@
 import { test, expect, target } from '../_harness/data.js';
 import { capability } from '../_harness/capabilities.js';
-import { asResponse, raw } from '../_harness/checks.js';
+import { asResponse, raw, unknownId } from '../_harness/checks.js';
 import { newEducationOrganizationId } from '../_harness/builders.js';
 import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
@@ -8,7 +8,7 @@ import { rule } from '../_harness/rules.js';
 /**
  * Which error wins when a request has several faults (decisions #11): authentication, route,
  * id format, method, content type, body parse, validation, authorization, references, identity,
- * If-Match.
+ * If-Match; on DELETE, If-Match before dependents (decisions #46).
  */
 test.describe('order of checks', () => {
   test('answers 401 to an unauthenticated request for an unknown path', rule('data.errors.order-authentication-first'), async ({ anon }) => {
@@ -44,6 +44,19 @@ test.describe('order of checks', () => {
         await expectProblem(res, 'bad-request:data-validation-failed');
       }
     }
+  });
+
+  test('answers 404, not 412, to a DELETE of an unknown id with an If-Match', rule('data.errors.order-if-match-before-dependents'), async ({ api }) => {
+    expect((await api.delete(`academicWeeks/${unknownId()}`, { 'If-Match': '"not-the-etag"' })).status()).toBe(404);
+  });
+
+  test('answers 412, not 409, to a DELETE with a stale If-Match of a record another references, and 409 with the current one', rule('data.errors.order-if-match-before-dependents'), async ({ api, data }) => {
+    const school = await data.school();
+    await data.create('academicWeek', { schoolReference: { schoolId: school.keys.schoolId } });
+    const etag = ((await (await api.get(school.url)).json()) as { _etag: string })._etag;
+    await expectProblem(await api.delete(school.url, { 'If-Match': `${etag}-stale` }), 'optimistic-lock-failed');
+    await expectProblem(await api.delete(school.url, { 'If-Match': etag }), 'data-conflict:dependent-item-exists');
+    expect((await api.get(school.url)).status()).toBe(200);
   });
 
   test('answers 405, not 415, to an unsupported method without Content-Type', rule('data.errors.order-method-before-content-type'), async ({ api }) => {

@@ -1,5 +1,6 @@
 import { test, expect } from '../_harness/data.js';
 import { resourceOf, type Created } from '../_harness/builders.js';
+import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
 
 /** Equality search: one query parameter per scalar property (plus id), reference keys by bare name. */
@@ -74,10 +75,12 @@ test.describe('query parameters of GET collection', () => {
     expect(res.status()).toBe(400);
   });
 
-  test('refuses a query value of the wrong type with 400', rule('data.query-paging.wrong-type-parameter-400'), async ({ api }) => {
-    expect((await api.get('academicWeeks?schoolId=abc')).status()).toBe(400);
-    expect((await api.get('academicWeeks?beginDate=notadate')).status()).toBe(400);
-  });
+  for (const [name, value] of [['schoolId', 'abc'], ['beginDate', 'notadate'], ['totalInstructionalDays', '5x']]) {
+    test(`refuses ${name}=${value} with 400 data-validation-failed at $.${name}`, rule('data.query-paging.wrong-type-parameter-400'), async ({ api }) => {
+      const problem = await expectProblem(await api.get(`academicWeeks?${name}=${value}`), 'bad-request:data-validation-failed');
+      expect(Object.keys(problem.validationErrors ?? {})).toContain(`$.${name}`);
+    });
+  }
 });
 
 test.describe('scalar values round-trip through query parameters', () => {

@@ -4,8 +4,8 @@ import { rule } from '../_harness/rules.js';
 
 /**
  * Where the seed is silent and both upstream servers agree (decisions #27, #28): numeric text,
- * blank required strings, the data standard's numeric ranges, and the natural-key rule on the
- * descriptors' own key.
+ * blank required strings and the data standard's numeric ranges. (The descriptors' codeValue and
+ * namespace: suites/descriptors/values.spec.ts, decision 45.)
  */
 const paths = (p: { validationErrors?: Record<string, string[]> }) => Object.keys(p.validationErrors ?? {});
 
@@ -63,26 +63,6 @@ test.describe('blank required strings', () => {
   test('accepts a required non-identity string with spaces around a value (only natural keys are trimmed)', rule('data.validation.required-string-blank-400'), async ({ api, data }) => {
     const body = await data.body('school', { nameOfInstitution: ' Grand Bend High School ' });
     const res = await api.post('schools', body);
-    expect(res.status(), await res.text()).toBe(201);
-  });
-});
-
-test.describe('the descriptors\' own natural key', () => {
-  for (const member of ['namespace', 'codeValue'] as const) {
-    for (const edge of ['leading', 'trailing'] as const) {
-      test(`refuses a descriptor ${member} with a ${edge} space with 400 at $.${member}`, rule('data.validation.descriptor-key-whitespace-400', 'data.validation.natural-key-whitespace-400'), async ({ api, data }) => {
-        const body = await data.body('gradeLevelDescriptor');
-        const value = body[member] as string;
-        const spaced = edge === 'leading' ? ` ${value}` : `${value} `;
-        const problem = await expectProblem(await api.post('gradeLevelDescriptors', { ...body, [member]: spaced }), 'bad-request:data-validation-failed');
-        expect(paths(problem)).toContain(`$.${member}`);
-      });
-    }
-  }
-
-  test('accepts a descriptor whose namespace and codeValue have spaces inside only', rule('data.validation.descriptor-key-whitespace-400'), async ({ api, data }) => {
-    const body = await data.body('gradeLevelDescriptor');
-    const res = await api.post('gradeLevelDescriptors', { ...body, codeValue: `Ninth grade ${body.codeValue as string}` });
     expect(res.status(), await res.text()).toBe(201);
   });
 });

@@ -17,6 +17,8 @@ const COMMON = ['offset', 'limit', 'totalCount', 'MinChangeVersion', 'MaxChangeV
 /** Cursor paging, on collections only. */
 const CURSOR = ['pageToken', 'pageSize'];
 const BOOLEANS = new Set(['totalCount']);
+/** Parameters that are not a resource property: their bad values are parameter-validation problems. */
+const NOT_PROPERTIES = new Set([...COMMON, ...CURSOR, 'number']);
 
 export interface Paging {
   offset: number;
@@ -31,7 +33,9 @@ export interface Paging {
 /**
  * Reads the query string: names matched case-insensitively (decisions #15), values typed and
  * validated by openapi-backend against the operation's parameters; unknown names, repeated
- * names and out-of-range paging give 400.
+ * names and out-of-range paging give 400 parameter-validation-failed, and a property's value
+ * that cannot be read as its type 400 data-validation-failed at `$.<parameter>`, as `?id=`
+ * does (decisions #46).
  */
 export function readQuery(api: DataApi, ctx: Context, operationId: string, allowed: string[], booleans: Set<string> = BOOLEANS): { paging: Paging; filters: Record<string, unknown>; raw: Record<string, string> } {
   const canonical = new Map(allowed.map((n) => [n.toLowerCase(), n]));
@@ -55,7 +59,12 @@ export function readQuery(api: DataApi, ctx: Context, operationId: string, allow
     ...(typeof typed.MinChangeVersion === 'number' ? { min: typed.MinChangeVersion } : {}),
     ...(typeof typed.MaxChangeVersion === 'number' ? { max: typed.MaxChangeVersion } : {}),
   };
+  const valueErrors: Record<string, string[]> = {};
   for (const b of bad) {
+    if (b.keyword !== 'additionalProperties' && canonical.has(b.name.toLowerCase()) && !NOT_PROPERTIES.has(b.name)) {
+      (valueErrors[`$.${b.name}`] ??= []).push(b.message);
+      continue;
+    }
     if (b.name === 'pageSize') continue; // worded below, with the paging mode
     if (b.name === 'limit') problems.push(`Limit must be omitted or set to a value between 0 and ${limitMax}.`);
     else if (b.name === 'offset') problems.push('Offset must be greater than or equal to 0.');
@@ -75,6 +84,7 @@ export function readQuery(api: DataApi, ctx: Context, operationId: string, allow
     if (sent('pageSize') && (typeof size !== 'number' || size < 1 || size > limitMax)) problems.push(`PageSize must be omitted or set to a value between 1 and ${limitMax}.`);
     else if (typeof size === 'number') paging.limit = size;
   }
+  if (Object.keys(valueErrors).length) throw new Problem('bad-request:data-validation-failed', { validationErrors: valueErrors });
   if (problems.length) throw new Problem('bad-request:parameter-validation-failed', { detail: 'The request construction was invalid.', errors: [...new Set(problems)] });
   const filters: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(typed)) if (!COMMON.includes(name) && !CURSOR.includes(name)) filters[name] = value;

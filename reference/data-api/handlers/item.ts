@@ -69,17 +69,21 @@ export async function put(api: DataApi, ctx: Context, route: Route): Promise<voi
   ctx.set('Location', `${origin(ctx)}${ctx.path}`);
 }
 
-/** DELETE removes the record (204); a record others still reference is kept (409, seed rule 4). */
+/**
+ * DELETE removes the record (204); a record others still reference is kept (409, seed rule 4).
+ * If-Match is checked before the dependents: 404, then 412, then 409, as ODS/API and DMS do
+ * (decisions #46).
+ */
 export function remove(api: DataApi, ctx: Context, route: Route): void {
   const record = lookup(api, route, 'Resource to delete was not found.');
   authorize(api, ctx, route.resource, 'Delete', record.doc);
+  checkIfMatch(ctx, record);
   const referencing = dependents(api.store, record);
   if (referencing.length) {
     throw new Problem('data-conflict:dependent-item-exists', {
       detail: `The requested action cannot be performed because this item is referenced by existing ${referencing.join(', ')} item(s).`,
     });
   }
-  checkIfMatch(ctx, record);
   api.store.remove(route.resource, record);
   ctx.status = 204;
 }

@@ -1,7 +1,7 @@
 /** Faulty deployments that break data.errors. */
 import registry from '../../../spec/errors/problem-types.json' with { type: 'json' };
 import { dataPath, header, setJson } from '../proxy.js';
-import { isData, item, problemOf, problem, type Fault } from './helpers.js';
+import { isData, item, problemOf, problem, empty, type Fault } from './helpers.js';
 
 export const errorsFaults: Fault[] = [
   {
@@ -74,6 +74,31 @@ export const errorsFaults: Fault[] = [
     response: (res, req) => {
       const p = item(req) && res.status === 404 ? problemOf(res) : undefined;
       if (p) { p.detail = 'The specified data could not be found.'; setJson(res, p); }
+    },
+  },
+  // Conforming deviations: the seed allows them, so the verdict must stay conformant.
+  {
+    name: 'not-found-empty-body', family: 'data.errors', suites: ['errors', 'versioning', 'put', 'delete', 'query-paging', 'descriptors'], expect: 'conformant',
+    description: 'every 404 of the data API has an empty body (the seed shows no 404 body: decision 6)',
+    response: (res, req) => { if (isData(req) && res.status === 404) empty(res, 404); },
+  },
+  {
+    name: 'non-unique-entry-names-members', family: 'data.errors', suites: ['errors', 'put'], expect: 'conformant',
+    description: 'the errors entry of a non-unique identity names the key by its members, not its values',
+    response: (res, req) => {
+      const p = isData(req) && res.status === 409 ? problemOf(res) : undefined;
+      if (!p || !String(p.type).endsWith('non-unique-identity')) return;
+      const members = [...new Set([...String((p.errors as string[] | undefined)?.join(' ') ?? '').matchAll(/(\w+) = /g)].map((m) => m[1]))];
+      p.errors = [`Another item already has the same ${members.join(', ') || 'identifying values'}.`];
+      setJson(res, p);
+    },
+  },
+  {
+    name: 'errors-absent-where-optional', family: 'data.errors', suites: ['errors', 'validation/body.spec.ts'], expect: 'conformant',
+    description: '405, 412 and 415 problems carry no errors member (the seed gives errors entries to 401, bad-request and non-unique identity only)',
+    response: (res, req) => {
+      const p = isData(req) && [405, 412, 415].includes(res.status) ? problemOf(res) : undefined;
+      if (p && 'errors' in p) { delete p.errors; setJson(res, p); }
     },
   },
 ];

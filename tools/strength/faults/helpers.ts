@@ -155,3 +155,28 @@ export function rewriteParameter(req: ProxiedRequest, name: string, edit: (value
   else q.set(sent, value);
   setQuery(req, q);
 }
+
+/**
+ * Every string of a JSON value rewritten by `edit`, which learns how deep the string sits: 1 for
+ * a top-level member, more inside objects and collection items. Returns the new value.
+ */
+export function mapStrings(value: unknown, edit: (s: string, depth: number) => string, depth = 0): unknown {
+  if (typeof value === 'string') return edit(value, depth);
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, edit, depth + 1));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, edit, depth + 1)]));
+  return value;
+}
+
+/** A write whose body is text in UTF-8 that is not JSON (neither empty nor in another charset). */
+export function notJsonBody(req: ProxiedRequest): boolean {
+  const type = header(req, 'content-type') ?? '';
+  if (!isWrite(req) || !dataPath(req) || /charset=(?!"?utf-?8)/i.test(type)) return false;
+  const text = req.body.toString('utf8');
+  if (!text.trim()) return false;
+  try {
+    JSON.parse(text);
+    return false;
+  } catch {
+    return true;
+  }
+}

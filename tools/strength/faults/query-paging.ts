@@ -1,6 +1,6 @@
 /** Faulty deployments that break data.query-paging. */
 import { header, jsonOf, queryOf, setQuery } from '../proxy.js';
-import { isData, collection, item, problem, rewriteParameter, PAGING, type Fault } from './helpers.js';
+import { isData, collection, item, problem, problemOf, rewriteParameter, PAGING, type Fault } from './helpers.js';
 
 export const queryPagingFaults: Fault[] = [
   {
@@ -99,6 +99,16 @@ export const queryPagingFaults: Fault[] = [
     request: (req) => {
       if (!collection(req) || req.method !== 'GET') return;
       rewriteParameter(req, 'pagetoken', (token) => token.replace(/[^A-Za-z0-9_-]/g, ''));
+    },
+  },
+  {
+    name: 'query-value-parameter-validation', family: 'data.query-paging', suites: ['query-paging/query.spec.ts'],
+    description: 'a property\'s query value of the wrong type is answered parameter-validation-failed with errors, not data-validation-failed at $.<parameter> as ?id= is',
+    response: (res, req) => {
+      const p = collection(req) && req.method === 'GET' ? problemOf(res) : undefined;
+      const errors = p?.validationErrors as Record<string, string[]> | undefined;
+      if (!errors || Object.keys(errors).some((k) => k === '$.id')) return;
+      Object.assign(res, problem('bad-request:parameter-validation-failed', { detail: 'The request construction was invalid.', errors: Object.values(errors).flat() }));
     },
   },
 ];

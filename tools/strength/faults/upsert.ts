@@ -1,6 +1,6 @@
 /** Faulty deployments that break data.upsert. */
-import { header } from '../proxy.js';
-import { collection, editRequestJson, type Fault } from './helpers.js';
+import { header, setJson } from '../proxy.js';
+import { collection, editRequestJson, hasType, problemOf, type Fault } from './helpers.js';
 
 export const upsertFaults: Fault[] = [
   {
@@ -22,5 +22,25 @@ export const upsertFaults: Fault[] = [
     name: 'id-in-post-body-accepted', family: 'data.upsert', suites: ['upsert'],
     description: 'an id in a POST body is silently dropped instead of refused with 400',
     request: (req) => { if (collection(req) && req.method === 'POST') editRequestJson(req, (b) => 'id' in b && delete b.id); },
+  },
+  // Conforming deviations: the seed allows them, so the verdict must stay conformant.
+  {
+    name: 'id-in-post-other-wording', family: 'data.upsert', suites: ['upsert', 'descriptors', 'errors/problem-details.spec.ts'], expect: 'conformant',
+    description: 'the refusal of an id in a POST body is worded otherwise: detail "The request was malformed.", entry "A POST body must not carry an id."',
+    response: (res, req) => {
+      const p = collection(req) && req.method === 'POST' && hasType(res, 'data-validation-failed') ? problemOf(res) : undefined;
+      if (!p || !(p.errors as string[] | undefined)?.some((e) => /identifiers cannot be assigned/.test(e))) return;
+      p.detail = 'The request was malformed.';
+      p.errors = ['A POST body must not carry an id.'];
+      setJson(res, p);
+    },
+  },
+  {
+    name: 'location-relative', family: 'data.upsert', suites: ['upsert', 'descriptors', 'properties'], expect: 'conformant',
+    description: 'Location headers are a path from the origin (/v7.3/api/data/v3/...), not an absolute URL',
+    response: (res, req) => {
+      const location = header(res, 'location');
+      if (collection(req) && location && /^https?:/.test(location)) res.headers.location = new URL(location).pathname;
+    },
   },
 ];

@@ -1,6 +1,73 @@
 /** Faulty deployments that break data.validation. */
-import { dataPath, eachObject, header, setJson } from '../proxy.js';
-import { isData, isWrite, isJson, problemOf, editJson, editRequestJson, type Fault } from './helpers.js';
+import { dataPath, eachObject, header, jsonOf, queryOf, setJson, setQuery, type ProxiedRequest, type ProxiedResponse } from '../proxy.js';
+import { isData, isWrite, isJson, problem, problemOf, editJson, editRequestJson, mapStrings, notJsonBody, type Fault } from './helpers.js';
+
+/** Dangerous markup as decision 10 defines it. */
+const DANGEROUS = /<[A-Za-z!/?]|&#/;
+/** Markup hidden from the reference in private-use characters, and shown again in what it answers. */
+const hide = (s: string) => s.replace(/</g, '\uE000').replace(/&#/g, '\uE001');
+const show = (s: string) => s.replace(/\uE000/g, '<').replace(/\uE001/g, '&#');
+
+/**
+ * A deployment that stores the markup `lets` through: hidden from the reference on the way in,
+ * shown again in every JSON answer (so a GET returns what was written).
+ */
+function storesMarkup(lets: (s: string, depth: number) => boolean): Pick<Fault, 'request' | 'response'> {
+  return {
+    request: (req) => {
+      const body = dataPath(req) && isWrite(req) ? jsonOf(req) : undefined;
+      if (body !== undefined) setJson(req, mapStrings(body, (s, depth) => (DANGEROUS.test(s) && lets(s, depth) ? hide(s) : s)));
+    },
+    response: (res, req) => { if (isData(req)) editJson(res, (body) => mapStrings(body, show)); },
+  };
+}
+
+/** weekIdentifier values shorter than upstream's 5, padded for the reference with a marker the answers lose again. */
+const PAD = '\uE002';
+const padWeek = (v: string) => (v.length > 0 && v.length < 5 ? v.padEnd(5, PAD) : v);
+function acceptsShortWeekIdentifiers(): Pick<Fault, 'request' | 'response'> {
+  return {
+    request: (req: ProxiedRequest) => {
+      if (!dataPath(req)) return;
+      if (isWrite(req)) {
+        editRequestJson(req, (b) => {
+          if (typeof b.weekIdentifier !== 'string' || padWeek(b.weekIdentifier) === b.weekIdentifier) return false;
+          b.weekIdentifier = padWeek(b.weekIdentifier);
+          return true;
+        });
+      }
+      const q = queryOf(req);
+      const name = [...q.keys()].find((k) => k.toLowerCase() === 'weekidentifier');
+      if (name) { q.set(name, padWeek(q.get(name)!)); setQuery(req, q); }
+    },
+    response: (res: ProxiedResponse, req: ProxiedRequest) => { if (isData(req)) editJson(res, (body) => mapStrings(body, (s) => s.split(PAD).join(''))); },
+  };
+}
+
+/** Date members sent as date-times, cut to their date for the reference and given back as sent. */
+function storesDateTimes(): Pick<Fault, 'request' | 'response'> {
+  const sent = new WeakMap<ProxiedRequest, Record<string, string>>();
+  return {
+    request: (req) => {
+      if (!dataPath(req) || !isWrite(req)) return;
+      const original: Record<string, string> = {};
+      editRequestJson(req, (b) => {
+        for (const [k, v] of Object.entries(b)) if (/Date$/.test(k) && typeof v === 'string' && /^\d{4}-\d\d-\d\d[T ]/.test(v)) { original[k] = v; b[k] = v.slice(0, 10); }
+        return Object.keys(original).length > 0;
+      });
+      if (Object.keys(original).length) sent.set(req, original);
+    },
+    response: (res, req, tools) => {
+      const stored = tools.state as Map<string, unknown>;
+      const original = sent.get(req);
+      const location = header(res, 'location');
+      if (original && location && (res.status === 201 || res.status === 200)) stored.set(`date-times ${location.split('/').pop()}`, original);
+      const id = dataPath(req)?.rest[0];
+      const kept = id && req.method === 'GET' && res.status === 200 ? stored.get(`date-times ${id}`) as Record<string, string> | undefined : undefined;
+      if (kept) editJson(res, (body) => ({ ...(body as object), ...kept }));
+    },
+  };
+}
 
 export const validationFaults: Fault[] = [
   {
@@ -74,7 +141,7 @@ export const validationFaults: Fault[] = [
   },
   {
     name: 'min-length-not-checked', family: 'data.validation', suites: ['validation'],
-    description: 'the minimum length is checked off by one: a string one character short of it is stored (padded) instead of refused',
+    description: 'the minimum length is checked off by one: a string one character short of it is stored (padded) instead of refused (upstream\'s minimum: SHOULD string-minimum-length-400, decision 35)',
     request: (req) => {
       if (!dataPath(req) || !isWrite(req)) return;
       editRequestJson(req, (b) => typeof b.weekIdentifier === 'string' && b.weekIdentifier.length === 4 && Boolean((b.weekIdentifier = b.weekIdentifier.padEnd(5, 'w'))));
@@ -82,7 +149,7 @@ export const validationFaults: Fault[] = [
   },
   {
     name: 'date-time-accepted-as-date', family: 'data.validation', suites: ['validation'],
-    description: 'a date-time sent where a date is expected is cut down to its date instead of refused',
+    description: 'a date-time sent where a date is expected is cut down to its date instead of refused (SHOULD invalid-date-400; the MUST date rule holds: a full date comes back)',
     request: (req) => {
       if (!dataPath(req) || !isWrite(req)) return;
       editRequestJson(req, (b) => {
@@ -100,6 +167,85 @@ export const validationFaults: Fault[] = [
     request: (req) => {
       const type = header(req, 'content-type');
       if (dataPath(req) && isWrite(req) && type && /json/i.test(type) && !/^application\/json\s*(;|$)/i.test(type) && !/^application\/vnd\./i.test(type)) req.headers['content-type'] = 'application/json';
+    },
+  },
+  {
+    name: 'markup-filter-tags-only', family: 'data.validation', suites: ['validation/markup.spec.ts'],
+    description: 'a markup filter that refuses only <script and <img: <b>, </p>, <!--, <? and &# are stored',
+    ...storesMarkup((s) => !/<(script|img)\b/i.test(s)),
+  },
+  {
+    name: 'markup-nested-unchecked', family: 'data.validation', suites: ['validation/markup.spec.ts'],
+    description: 'markup is refused in top-level members only: inside a nested object or a collection item it is stored',
+    ...storesMarkup((_s, depth) => depth > 1),
+  },
+  {
+    name: 'json-trailing-comma-accepted', family: 'data.validation', suites: ['validation/body.spec.ts'],
+    description: 'a lenient JSON reader: a body with a stray comma before } or ] is read without it and stored',
+    request: (req) => {
+      if (!notJsonBody(req)) return;
+      const mended = req.body.toString('utf8').replace(/,\s*([}\]])/g, '$1');
+      try { JSON.parse(mended); req.body = Buffer.from(mended, 'utf8'); } catch { /* broken otherwise: left to the reference */ }
+    },
+  },
+  {
+    name: 'not-json-500', family: 'data.validation', suites: ['validation/body.spec.ts'],
+    description: 'a write body that is not JSON crashes the reader: 500 instead of 400',
+    response: (res, req) => { if (notJsonBody(req) && res.status === 400) Object.assign(res, problem('system')); },
+  },
+  {
+    name: 'date-time-stored-in-date-member', family: 'data.validation', suites: ['validation/fields.spec.ts'],
+    description: 'a date-time written to a date member is stored and returned as sent instead of as a date',
+    ...storesDateTimes(),
+  },
+  {
+    name: 'duplicate-items-reported-per-item', family: 'data.validation', suites: ['validation/fields.spec.ts'],
+    description: 'a repeated collection item is reported at the item\'s path ($.gradeLevels[2]), not once at the collection\'s',
+    response: (res, req) => {
+      const p = isData(req) ? problemOf(res) : undefined;
+      const errors = p?.validationErrors as Record<string, string[]> | undefined;
+      if (!errors) return;
+      p!.validationErrors = Object.fromEntries(Object.entries(errors).map(([k, v]) => {
+        const n = /The (\d+)\D\D item of .* same identifying values/.exec(v[0] ?? '')?.[1];
+        return [n ? `${k}[${Number(n) - 1}]` : k, v];
+      }));
+      setJson(res, p);
+    },
+  },
+  {
+    name: 'boolean-text-refused', family: 'data.validation', suites: ['validation/fields.spec.ts'],
+    description: 'boolean text "1", "0" and " true " is refused with 400 instead of read as a boolean',
+    request: (req) => {
+      const b = dataPath(req) && isWrite(req) ? jsonOf(req) as Record<string, unknown> | undefined : undefined;
+      const v = b?.officialAttendancePeriod;
+      if (typeof v === 'string' && /^\s*(1|0)\s*$|^\s+true\s*$|^true\s+$/i.test(v)) return problem('bad-request:data-validation-failed', { validationErrors: { '$.officialAttendancePeriod': ['officialAttendancePeriod must be a boolean.'] } });
+    },
+  },
+  // Conforming deviations: the seed allows them, so the verdict must stay conformant.
+  {
+    name: 'json-syntax-errors-bad-request', family: 'data.validation', suites: ['validation/body.spec.ts', 'errors'], expect: 'conformant',
+    description: 'every write body that is not JSON is answered 400 bad-request with an errors entry (the seed\'s "body not parseable"), a truncated object too',
+    response: (res, req) => { if (notJsonBody(req) && res.status === 400) Object.assign(res, problem('bad-request', { errors: ['The request body is not valid JSON.'] })); },
+  },
+  {
+    name: 'json-syntax-errors-data-validation-failed', family: 'data.validation', suites: ['validation/body.spec.ts', 'errors'], expect: 'conformant',
+    description: 'every write body that is not JSON is answered 400 data-validation-failed under validationErrors at $. (DMS), hello too',
+    response: (res, req) => { if (notJsonBody(req) && res.status === 400) Object.assign(res, problem('bad-request:data-validation-failed', { validationErrors: { '$.': ['The request body is not valid JSON.'] } })); },
+  },
+  {
+    name: 'week-identifier-min-length-unchecked', family: 'data.validation', suites: ['validation/fields.spec.ts', 'upsert'], expect: 'conformant',
+    description: 'a weekIdentifier shorter than upstream\'s minimum of 5 is accepted and stored as sent (the seed gives only string<=80)',
+    ...acceptsShortWeekIdentifiers(),
+  },
+  {
+    name: 'date-error-other-wording', family: 'data.validation', suites: ['validation', 'errors'], expect: 'conformant',
+    description: 'the validationErrors message of a date member that is not a date reads "<member> must be a full date (yyyy-mm-dd)."',
+    response: (res, req) => {
+      const p = isData(req) ? problemOf(res) : undefined;
+      const errors = p?.validationErrors as Record<string, string[]> | undefined;
+      if (!errors) return;
+      p!.validationErrors = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, v.map((m) => m.replace(/^The value '.*' is not valid for (\w*Date)\.$/, '$1 must be a full date (yyyy-mm-dd).'))]));
+      setJson(res, p);
     },
   },
 ];
