@@ -356,13 +356,15 @@ function caughtBy(r: RunResult): string {
  * clean run's: no MUST rule failed and every MUST rule the clean run passed still passes (SHOULD
  * failures are the warnings such a deviation may well earn).
  */
-function refusedBecause(r: RunResult, clean: RunResult): string {
+function refusedBecause(f: Fault, r: RunResult, clean: RunResult): string {
   if (r.proxyErrors.length) return `the proxy failed ${r.proxyErrors.length} exchange(s), first ${r.proxyErrors[0]}`;
   if (!r.verdict) return `the run wrote no conformance report${r.errors.length ? `: ${r.errors[0]}` : ''}`;
   const must = r.failedRules.filter((x) => x.level === 'MUST').map((x) => x.id);
   if (must.length) return `MUST rules failed: ${must.slice(0, 4).join(', ')}${must.length > 4 ? ` and ${must.length - 4} more` : ''}`;
   const lost = r.mustUnpassed.filter((id) => !clean.mustUnpassed.includes(id));
   if (lost.length) return `MUST rules no longer passed: ${lost.slice(0, 4).join(', ')}${lost.length > 4 ? ` and ${lost.length - 4} more` : ''}`;
+  const unnoticed = (f.warns ?? []).filter((id) => !warnings(r).includes(id));
+  if (unnoticed.length) return `allowed, but the SHOULD rule${unnoticed.length > 1 ? 's' : ''} meant to notice it did not: ${unnoticed.join(', ')}`;
   return '';
 }
 
@@ -401,7 +403,7 @@ async function main(): Promise<number> {
   const results = await runFaults(list, setup, (f, r, done) => {
     const counter = `[${String(done).padStart(String(list.length).length)}/${list.length}]`;
     if (conforming(f)) {
-      const refused = refusedBecause(r, clean);
+      const refused = refusedBecause(f, r, clean);
       const warned = warnings(r);
       const why = refused || `verdict ${r.verdict}${warned.length ? `, SHOULD warnings: ${warned.join(', ')}` : ', no warning'}`;
       console.log(`${counter} ${refused ? 'REFUSED ' : 'accepted'}  ${f.name.padEnd(width)}  ${why}  (${seconds(r.ms)})`);
@@ -417,7 +419,10 @@ async function main(): Promise<number> {
   const mustCatch = list.filter((f) => !conforming(f));
   const deviations = list.filter(conforming);
   const detected = mustCatch.filter((f) => caughtBy(results.get(f.name)!)).length;
-  const accepted = deviations.filter((f) => !refusedBecause(results.get(f.name)!, clean)).length;
+  const accepted = deviations.filter((f) => !refusedBecause(f, results.get(f.name)!, clean)).length;
+  // A fault caught only by SHOULD rules leaves the verdict conformant: named, so that a fault meant
+  // to break a MUST rule and caught only by a SHOULD one (a false pass) cannot hide in the count.
+  const shouldOnly = mustCatch.filter((f) => { const r = results.get(f.name)!; return caughtBy(r) && !r.failedRules.some((x) => x.level === 'MUST') && !r.errors.some((e) => e.includes('preflight failed:')); });
   writeFileSync(join(out, 'strength.json'), `${JSON.stringify({
     generatedAt: new Date().toISOString(),
     seconds: Math.round((Date.now() - started) / 1000),
@@ -426,6 +431,7 @@ async function main(): Promise<number> {
     detected, total: mustCatch.length, accepted, deviations: deviations.length,
   }, null, 2)}\n`);
   console.log(`results in ${relative(root, out)}/strength.json; ${seconds(Date.now() - started)} in all`);
+  if (shouldOnly.length) console.log(`caught by SHOULD rules only (the verdict stays conformant): ${shouldOnly.map((f) => f.name).join(', ')}`);
   if (mustCatch.length) console.log(`faults detected: ${detected}/${mustCatch.length}`);
   if (deviations.length) console.log(`conforming deviations accepted: ${accepted}/${deviations.length}`);
   return 0;

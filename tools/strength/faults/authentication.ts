@@ -54,7 +54,7 @@ export const authenticationFaults: Fault[] = [
     },
   },
   {
-    name: 'other-rsa-algorithms-accepted', family: 'data.authentication', suites: ['authentication'],
+    name: 'other-rsa-algorithms-accepted', family: 'data.authentication', suites: ['authentication'], expect: 'conformant', warns: ['data.authentication.signing-algorithm-enforced'],
     description: 'data requests with a token the issuer\'s key signed under RS512 (or another RSA algorithm than RS256) are served',
     request: async (req, tools) => { if (isData(req)) await acceptOtherRsaAlgorithms(req, tools); },
   },

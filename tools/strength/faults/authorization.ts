@@ -1,7 +1,7 @@
 /** Faulty deployments that break data.authorization. */
 import reference from '../../../suites/targets/reference.json' with { type: 'json' };
-import { Tokens, dataPath, jsonOf } from '../proxy.js';
-import { collection, isWrite, item, problem, type Fault } from './helpers.js';
+import { Tokens, dataPath, jsonOf, setJson } from '../proxy.js';
+import { collection, isData, isWrite, item, problem, problemOf, type Fault } from './helpers.js';
 
 /** The reference target's namespace-limited and permission-limited clients, whose checks these faults loosen. */
 const NAMESPACE_PREFIX = reference.capabilities.namespaceLimited.namespacePrefix;
@@ -83,6 +83,19 @@ export const authorizationFaults: Fault[] = [
       if (resource !== 'staffs' && resource !== 'contacts') return;
       const token = Tokens.bearer(req);
       if (token && tools.tokens.decode(token)?.claims.client_id === tools.clients.schoolLimited?.key) Object.assign(res, problem('security:authorization', { detail: 'Access to the requested data could not be authorized.' }));
+    },
+  },
+  // Conforming: the seed says the detail "may" hint which association to create.
+  {
+    name: 'relationship-hint-absent', family: 'data.authorization', suites: ['authorization'], expect: 'conformant', warns: ['data.authorization.relationship-hint'],
+    description: 'a 403 for a missing person relationship names no association to create',
+    response: (res, req) => {
+      const p = isData(req) && res.status === 403 ? problemOf(res) : undefined;
+      if (!p) return;
+      const plain = (m: unknown) => (typeof m === 'string' && /association/i.test(m) ? 'The caller is not authorized for this record.' : m);
+      p.detail = plain(p.detail);
+      if (Array.isArray(p.errors)) p.errors = p.errors.map(plain);
+      setJson(res, p);
     },
   },
 ];

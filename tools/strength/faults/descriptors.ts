@@ -23,7 +23,7 @@ export const descriptorsFaults: Fault[] = [
     },
   },
   {
-    name: 'descriptor-key-spaces-refused', family: 'data.descriptors', suites: ['descriptors'],
+    name: 'descriptor-key-spaces-refused', family: 'data.descriptors', suites: ['descriptors'], expect: 'conformant', warns: ['data.descriptors.key-spaces-accepted'],
     description: 'a descriptor codeValue or namespace with a space around is refused as a natural-key string (neither upstream server does)',
     request: (req) => {
       const b = descriptorWrite(req) ? jsonOf(req) as Record<string, unknown> | undefined : undefined;

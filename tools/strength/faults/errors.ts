@@ -40,7 +40,7 @@ export const errorsFaults: Fault[] = [
     },
   },
   {
-    name: 'correlation-id-header-ignored', family: 'data.errors', suites: ['errors'],
+    name: 'correlation-id-header-ignored', family: 'data.errors', suites: ['errors'], expect: 'conformant', warns: ['data.errors.correlation-id-echoed'],
     description: 'the correlation-id request header is not echoed: every problem gets a generated correlationId',
     request: (req) => { if (isData(req)) delete req.headers['correlation-id']; },
   },
@@ -99,6 +99,27 @@ export const errorsFaults: Fault[] = [
     response: (res, req) => {
       const p = isData(req) && [405, 412, 415].includes(res.status) ? problemOf(res) : undefined;
       if (p && 'errors' in p) { delete p.errors; setJson(res, p); }
+    },
+  },
+  {
+    name: 'problem-detail-reworded', family: 'data.errors', suites: ['errors'], expect: 'conformant', warns: ['data.errors.detail-wording'],
+    description: 'every problem detail is worded otherwise, but where the seed gives it content (a bad request\'s detail refers to errors, an unresolved reference\'s names the type, a limit refusal\'s names the range)',
+    response: (res, req) => {
+      const p = isData(req) ? problemOf(res) : undefined;
+      if (!p || /(bad-request|unresolved-reference|parameter-validation-failed)$/.test(String(p.type))) return;
+      p.detail = `The request was refused (${res.status}).`;
+      setJson(res, p);
+    },
+  },
+  {
+    name: 'validation-messages-reworded', family: 'data.errors', suites: ['errors', 'validation', 'descriptors', 'references'], expect: 'conformant', warns: ['data.validation.required-message-wording'],
+    description: 'every validationErrors message reads "This value is not accepted." (paths unchanged)',
+    response: (res, req) => {
+      const p = isData(req) ? problemOf(res) : undefined;
+      const errors = p?.validationErrors as Record<string, string[]> | undefined;
+      if (!errors) return;
+      p!.validationErrors = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, v.map(() => 'This value is not accepted.')]));
+      setJson(res, p);
     },
   },
 ];

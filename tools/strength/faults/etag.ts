@@ -32,4 +32,13 @@ export const etagFaults: Fault[] = [
       editJson(res, (body) => eachObject(body, (o) => { if (typeof o._etag === 'string' && typeof o.id === 'string') o._etag = createHash('sha1').update(o.id).digest('hex').slice(0, 16); }));
     },
   },
+  // Conforming: the seed says _lastModifiedDate "may be present in responses".
+  {
+    name: 'last-modified-date-absent', family: 'data.etag', suites: ['etag'], expect: 'conformant',
+    description: 'no response carries _lastModifiedDate',
+    response: (res, req) => {
+      if (!isData(req) || res.status !== 200) return;
+      editJson(res, (body) => eachObject(body, (o) => { delete o._lastModifiedDate; }));
+    },
+  },
 ];

@@ -26,6 +26,11 @@ export interface Fault extends Transformer {
    */
   expect?: 'caught' | 'conformant';
   /**
+   * For a conforming deviation: the SHOULD rules that must notice it (fail, as warnings). So one
+   * run proves both that the deviation is allowed and that the suites still see it.
+   */
+  warns?: string[];
+  /**
    * What the deployment's target file declares differently from suites/targets/reference.json
    * (a host setting the seed allows, such as another token lifetime): the runner writes the
    * fault's target file with these members merged into `dataApi`.

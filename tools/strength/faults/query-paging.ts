@@ -102,7 +102,7 @@ export const queryPagingFaults: Fault[] = [
     },
   },
   {
-    name: 'query-value-parameter-validation', family: 'data.query-paging', suites: ['query-paging/query.spec.ts'],
+    name: 'query-value-parameter-validation', family: 'data.query-paging', suites: ['query-paging/query.spec.ts'], expect: 'conformant', warns: ['data.query-paging.wrong-type-parameter-400'],
     description: 'a property\'s query value of the wrong type is answered parameter-validation-failed with errors, not data-validation-failed at $.<parameter> as ?id= is',
     response: (res, req) => {
       const p = collection(req) && req.method === 'GET' ? problemOf(res) : undefined;

@@ -14,7 +14,7 @@ export const upsertFaults: Fault[] = [
     response: (res, req) => { if (collection(req) && req.method === 'POST') delete res.headers.location; },
   },
   {
-    name: 'location-missing-on-200', family: 'data.upsert', suites: ['upsert'],
+    name: 'location-missing-on-200', family: 'data.upsert', suites: ['upsert'], expect: 'conformant', warns: ['data.upsert.location-on-200'],
     description: 'a POST that updates an existing record (200) sends no Location',
     response: (res, req) => { if (collection(req) && req.method === 'POST' && res.status === 200) delete res.headers.location; },
   },
