@@ -59,6 +59,7 @@ test('a failing rule comes first and its evidence and curl line open on a click'
         id: 'data.etag.z-failing-rule', level: 'MUST', service: 'data-api', family: 'etag', statement: 'Fails.', source: { document: 'seed', section: 'x' }, specification: 'spec/specification/data.etag.md#data.etag.z-failing-rule', verdict: 'fail',
         tests: [{
           title: 't2', file: 'f.spec.ts', line: 2, outcome: 'failed', role: 'primary', verdict: 'fail', error: 'expected 304, got 200',
+          checks: [{ title: 'a matching If-None-Match gives 304', outcome: 'fail', stopped: true, detail: 'Expected: 304\nReceived: 200' }],
           evidence: [{ method: 'GET', url: 'http://127.0.0.1:1/x', requestHeaders: { Authorization: 'Bearer <redacted>' }, status: 200, responseHeaders: { etag: '"1"' }, responseBody: '{}' }],
           reproduce: ['curl -i -X GET \'http://127.0.0.1:1/x\' -H "Authorization: Bearer $TOKEN"'],
         }],
@@ -72,6 +73,8 @@ test('a failing rule comes first and its evidence and curl line open on a click'
     assert.equal(await page.locator('#verdict').innerText(), 'not-conformant');
     const first = page.locator('table.rules tbody tr').first();
     assert.equal(await first.getAttribute('data-verdict'), 'fail');
+    // The rule's failed check is named under its test, with why it failed.
+    assert.match(await first.locator('li.check.fail').innerText(), /FAIL a matching If-None-Match gives 304 \(the test stopped here\)\s+Expected: 304/);
     const curl = first.locator('pre.curl');
     assert.equal(await curl.isVisible(), false, 'evidence starts folded');
     await first.locator('details.exchange summary').click();
