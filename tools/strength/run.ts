@@ -92,7 +92,7 @@ async function waitFor(url: string, child: ChildProcess, ms = 60_000): Promise<v
 }
 
 /** The default reference (single flow) and one process per other routing flow, as the embedded run starts them. */
-async function startReferences(privateKeyPem: string): Promise<{ deployments: Deployment[]; flows: unknown }> {
+async function startReferences(privateKeyPem: string): Promise<{ deployments: Deployment[]; flows: unknown; loweredPort: number }> {
   const dataPort = await freeBlock(2);
   const flowsBase = await freeBlock(6);
   const ports = { REFERENCE_PORT: String(dataPort), ROSTERING_PORT: String(dataPort + 1), ROSTERING_FLOWS_PORT: String(flowsBase) };
@@ -119,7 +119,15 @@ async function startReferences(privateKeyPem: string): Promise<{ deployments: De
     if (d.flow === 'single') await waitFor(`${origin(d.dataPort)}${basePath}/`, child);
     await waitFor(`${origin(d.rosteringPort)}/health-check`, child);
   }));
-  return { deployments, flows };
+  // The deployment whose host lowered the maximum page size (capability loweredPageSize), so that
+  // the clean run can be conformant and a conforming deviation be judged against that.
+  const loweredPort = await freeBlock(2);
+  const lowered = startProcess('lowered', {
+    REFERENCE_ISSUER_PRIVATE_KEY_PEM: privateKeyPem, REFERENCE_PORT: String(loweredPort), ROSTERING_PORT: String(loweredPort + 1),
+    REFERENCE_DATA_STORE: 'memory:default', REFERENCE_PAGE_SIZE_LIMIT: String(referenceTarget.capabilities?.loweredPageSize?.pageSizeMaximum ?? 25),
+  });
+  await waitFor(`${origin(loweredPort)}${basePath}/`, lowered);
+  return { deployments, flows, loweredPort };
 }
 
 function clientsOf(target: Target): Clients {
@@ -173,7 +181,7 @@ interface RunResult {
   ms: number;
 }
 
-interface Setup { deployments: Deployment[]; flows: unknown; tokens: Tokens; clients: Clients; privateKeyPem: string }
+interface Setup { deployments: Deployment[]; flows: unknown; loweredPort: number; tokens: Tokens; clients: Clients; privateKeyPem: string }
 
 /** Every string of a JSON value that is an upstream URL, pointed at the proxy. */
 function throughProxy<T>(value: T, proxy: DeviatingProxy): T {
@@ -197,16 +205,16 @@ interface Selection {
 
 async function runSuites(name: string, transformer: Transformer, setup: Setup, selection: Selection): Promise<RunResult> {
   const started = Date.now();
-  const routes: Route[] = setup.deployments.flatMap((d) => [
+  const routes: Route[] = [...setup.deployments.flatMap((d) => [
     { service: 'data' as const, flow: d.flow, upstreamPort: d.dataPort },
     { service: 'rostering' as const, flow: d.flow, upstreamPort: d.rosteringPort, issuer: d.issuer, audience: d.audience, multiTenant: d.multiTenant, contextRouting: d.contextRouting },
-  ]);
+  ]), { service: 'data' as const, flow: 'lowered', upstreamPort: setup.loweredPort }];
   const proxy = await DeviatingProxy.start(routes, transformer, { tokens: setup.tokens, clients: setup.clients });
   proxies.add(proxy);
   try {
     const single = setup.deployments[0];
-    // The lowered-page-size deployment is not started here: that one test is not applicable.
-    const { storeDigest, loweredPageSize, ...capabilities } = referenceTarget.capabilities ?? {};
+    const { storeDigest, loweredPageSize, ...rest } = referenceTarget.capabilities ?? {};
+    const capabilities = { ...rest, ...(loweredPageSize ? { loweredPageSize: { ...loweredPageSize, baseUrl: proxy.urlFor(`http://127.0.0.1:${setup.loweredPort}${basePath}`) } } : {}) };
     const target: Target = {
       ...referenceTarget,
       name: `strength-${name}`,
@@ -383,11 +391,11 @@ async function main(): Promise<number> {
   mkdirSync(out, { recursive: true });
 
   const privateKeyPem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const { deployments, flows } = await startReferences(privateKeyPem);
+  const { deployments, flows, loweredPort } = await startReferences(privateKeyPem);
   const clients = clientsOf(referenceTarget);
   await seedSchoolYears(deployments[0], clients);
-  const setup: Setup = { deployments, flows, tokens: new Tokens(privateKeyPem), clients, privateKeyPem };
-  console.log(`reference up (${deployments.length} deployments) in ${seconds(Date.now() - started)}; ${list.length} faults, ${PARALLEL} at a time`);
+  const setup: Setup = { deployments, flows, loweredPort, tokens: new Tokens(privateKeyPem), clients, privateKeyPem };
+  console.log(`reference up (${deployments.length + 1} deployments) in ${seconds(Date.now() - started)}; ${list.length} faults, ${PARALLEL} at a time`);
 
   const clean = await runSuites('clean', {}, setup, { suites: [], workers: 2, storeDigest: true });
   if (clean.failed.length || clean.errors.length || clean.proxyErrors.length || !clean.passed || clean.failedRules.length || !clean.verdict) {
@@ -405,7 +413,7 @@ async function main(): Promise<number> {
     if (conforming(f)) {
       const refused = refusedBecause(f, r, clean);
       const warned = warnings(r);
-      const why = refused || `verdict ${r.verdict}${warned.length ? `, SHOULD warnings: ${warned.join(', ')}` : ', no warning'}`;
+      const why = refused || `verdict ${r.verdict}${r.verdict === clean.verdict ? '' : ` (the clean run's: ${clean.verdict})`}${warned.length ? `, SHOULD warnings: ${warned.join(', ')}` : ', no warning'}`;
       console.log(`${counter} ${refused ? 'REFUSED ' : 'accepted'}  ${f.name.padEnd(width)}  ${why}  (${seconds(r.ms)})`);
       return;
     }
