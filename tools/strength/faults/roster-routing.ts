@@ -73,4 +73,19 @@ export const rosterRoutingFaults: Fault[] = [
       if (isRoster(req) && req.route.multiTenant && res.status === 404 && pathOf(req).startsWith('/std/roster/')) rosterFailure(res, 401, 'Authentication failed: the token is invalid or missing.');
     },
   },
+  {
+    name: 'roster-instance-from-last-entry', family: 'roster.roster-routing', suites: ['rostering'], expect: 'conformant', warns: ['roster.roster-routing.instance-from-first-entry'],
+    description: 'without a direct odsInstanceId claim, the last odsInstances entry selects the instance, not the first (the seed does not say which; the first is upstream\'s, SHOULD)',
+    request: async (req, tools) => {
+      if (!isRoster(req)) return;
+      await tools.tokens.rewrite(req, (c) => {
+        if (c.odsInstanceId !== undefined || typeof c.odsInstances !== 'string') return false;
+        const claim = JSON.parse(c.odsInstances) as { OdsInstances?: unknown[] };
+        if (!Array.isArray(claim.OdsInstances) || claim.OdsInstances.length < 2) return false;
+        claim.OdsInstances.reverse();
+        c.odsInstances = JSON.stringify(claim);
+        return true;
+      });
+    },
+  },
 ];
