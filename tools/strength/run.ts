@@ -174,6 +174,8 @@ interface RunResult {
   failedRules: { id: string; level: 'MUST' | 'SHOULD' }[];
   /** MUST rules the run left without a pass (not applicable or untested). */
   mustUnpassed: string[];
+  /** Run again without the failure limit (see judge()). */
+  ranToEnd?: boolean;
   /** Errors of the run outside any test (global setup or teardown). */
   errors: string[];
   /** Exchanges the proxy answered 502 (a broken fault or an unreachable reference). */
@@ -308,6 +310,19 @@ const conforming = (f: Fault) => f.expect === 'conformant';
 const selectionOf = (f: Fault): Selection => (conforming(f) ? { suites: [], workers: 2, target: f.target } : { ...f, maxFailures: MAX_FAILURES });
 const exclusiveOf = (f: Fault) => (conforming(f) ? EXCLUSIVE : EXCLUSIVE.filter((x) => f.suites.some((s) => s === x || s.startsWith(`${x}/`))));
 
+/**
+ * One fault's run. A run stopped at the failure limit before any MUST rule failed runs again to
+ * its end: with SHOULD checks failing softly, the first failures are often SHOULD ones, and the
+ * MUST tests that would say whether the fault breaks the seed may not have run yet.
+ */
+async function judge(fault: Fault, setup: Setup): Promise<RunResult> {
+  const first = await runSuites(fault.name, fault, setup, selectionOf(fault));
+  const stopped = !conforming(fault) && first.failed.length >= MAX_FAILURES && !first.failedRules.some((x) => x.level === 'MUST');
+  if (!stopped) return first;
+  const whole = await runSuites(fault.name, fault, setup, { ...selectionOf(fault), maxFailures: undefined });
+  return { ...whole, ms: first.ms + whole.ms, ranToEnd: true };
+}
+
 async function runFaults(list: Fault[], setup: Setup, report: (f: Fault, r: RunResult, done: number) => void): Promise<Map<string, RunResult>> {
   const results = new Map<string, RunResult>();
   const queue = [...list];
@@ -324,7 +339,7 @@ async function runFaults(list: Fault[], setup: Setup, report: (f: Fault, r: RunR
         const locks = exclusiveOf(fault);
         for (const x of locks) held.add(x);
         running++;
-        void runSuites(fault.name, fault, setup, selectionOf(fault)).then((r) => {
+        void judge(fault, setup).then((r) => {
           for (const x of locks) held.delete(x);
           running--;
           results.set(fault.name, r);
@@ -355,7 +370,7 @@ function caughtBy(r: RunResult): string {
   if (!r.failedRules.length) return '';
   const rules = r.failedRules.slice(0, 3).map((x) => `${x.id} (${x.level})`);
   const more = r.failedRules.length > 3 ? `; and ${r.failedRules.length - 3} more` : '';
-  const stopped = r.failed.length >= MAX_FAILURES ? ', the run stopping at its failure limit' : '';
+  const stopped = r.ranToEnd ? ', run again to its end' : r.failed.length >= MAX_FAILURES ? ', the run stopping at its failure limit' : '';
   return `${r.failedRules.length} rule${r.failedRules.length === 1 ? '' : 's'} (${r.verdict}${stopped}): ${rules.join('; ')}${more}`;
 }
 

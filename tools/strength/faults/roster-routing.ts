@@ -18,8 +18,8 @@ export const rosterRoutingFaults: Fault[] = [
     request: (req) => { if (isRoster(req)) req.url = req.url.replace('/std/roster/rostering/v1p1/', '/std/roster/rostering/v1p2/'); },
   },
   {
-    name: 'roster-last-instance-used', family: 'roster.roster-routing', suites: ['rostering/routing.spec.ts'], grep: 'single-tenant routing',
-    description: 'the rostering service resolves the data store from the last odsInstances entry, not the first',
+    name: 'roster-last-instance-used', family: 'roster.roster-routing', suites: ['rostering/routing.spec.ts'], grep: 'single-tenant routing', expect: 'conformant', warns: ['roster.roster-routing.instance-from-first-entry'],
+    description: 'the rostering service resolves the data store from the last odsInstances entry, not the first (the seed does not say which entry; the first is upstream\'s, decision 41\'s SHOULD half)',
     request: async (req, tools) => {
       if (!isRoster(req)) return;
       await tools.tokens.rewrite(req, (c) => {
@@ -71,21 +71,6 @@ export const rosterRoutingFaults: Fault[] = [
     description: 'a multi-tenant service answers a path without the tenant segment 401, not 404 (the seed gives no status; 404 is SHOULD)',
     response: (res, req) => {
       if (isRoster(req) && req.route.multiTenant && res.status === 404 && pathOf(req).startsWith('/std/roster/')) rosterFailure(res, 401, 'Authentication failed: the token is invalid or missing.');
-    },
-  },
-  {
-    name: 'roster-instance-from-last-entry', family: 'roster.roster-routing', suites: ['rostering'], expect: 'conformant', warns: ['roster.roster-routing.instance-from-first-entry'],
-    description: 'without a direct odsInstanceId claim, the last odsInstances entry selects the instance, not the first (the seed does not say which; the first is upstream\'s, SHOULD)',
-    request: async (req, tools) => {
-      if (!isRoster(req)) return;
-      await tools.tokens.rewrite(req, (c) => {
-        if (c.odsInstanceId !== undefined || typeof c.odsInstances !== 'string') return false;
-        const claim = JSON.parse(c.odsInstances) as { OdsInstances?: unknown[] };
-        if (!Array.isArray(claim.OdsInstances) || claim.OdsInstances.length < 2) return false;
-        claim.OdsInstances.reverse();
-        c.odsInstances = JSON.stringify(claim);
-        return true;
-      });
     },
   },
 ];
