@@ -5,7 +5,7 @@ import { capability, notApplicable } from '../_harness/capabilities.js';
 import { fetchToken } from '../_harness/tokens.js';
 import { credentials } from '../_harness/target.js';
 import { expectProblem, type ProblemBody } from '../_harness/problem.js';
-import { check, exercised, rule } from '../_harness/rules.js';
+import { check, checkNotApplicable, exercised, rule } from '../_harness/rules.js';
 import { soleEntry } from '../authentication/_support/causes.js';
 import { allowWaiting, issuerSigned, leeway, obtainToken, shortLivedClient, sleep, waitOut, waitUntilNearEnd } from '../authentication/_support/expiry.js';
 
@@ -143,16 +143,20 @@ test.describe('school years', () => {
 test.describe('token lifetime', () => {
   // A token used before and after its lifetime (decision 39: the lifetime rule passes only when
   // both really happened). Its refusal afterwards is the expired-token rule's, checked as such.
-  test('accepts a token the issuer signed with a two-second lifetime until that has elapsed, then refuses it', rule(LIFETIME, EXPIRED), async ({ anon }) => {
+  test('accepts a token the issuer signed with a four-second lifetime until that has elapsed, then refuses it', rule(LIFETIME, EXPIRED), async ({ anon }) => {
     const now = Math.floor(Date.now() / 1000);
-    const token = await issuerSigned({ iat: now, exp: now + 2 }, 'RS256', 'sign a token with a two-second lifetime');
-    allowWaiting(2 + leeway() + 5);
+    const token = await issuerSigned({ iat: now, exp: now + 4 }, 'RS256', 'sign a token with a four-second lifetime');
+    allowWaiting(4 + leeway() + 5);
     const bearer = { Authorization: `Bearer ${token}` };
-    expect((await anon.get('academicSubjectDescriptors?limit=1', bearer)).status(), 'within its lifetime').toBe(200);
-    await sleep((now + 2 + leeway()) * 1000 + 1500 - Date.now());
+    const within = await anon.get('academicSubjectDescriptors?limit=1', bearer);
+    // A refusal counts only when it surely came within the lifetime (a loaded machine may take long).
+    const surelyWithin = Date.now() < (now + 3) * 1000;
+    if (within.status() === 200) exercised(LIFETIME, 'a token the issuer\'s key signed for four seconds was accepted within them and refused after');
+    else if (surelyWithin) expect(within.status(), 'within its lifetime').toBe(200);
+    else checkNotApplicable(LIFETIME, 'accepted within its lifetime', 'the first request took too long to tell');
+    await sleep((now + 4 + leeway()) * 1000 + 1500 - Date.now());
     await check(EXPIRED, 'refused with 401 and one errors entry once its lifetime has elapsed', async () => soleEntry(await anon.get('academicSubjectDescriptors?limit=1', bearer), 'the expired token'));
-    exercised(LIFETIME, 'a token the issuer\'s key signed for two seconds was accepted within them and refused after');
-    exercised(EXPIRED, 'a token the issuer\'s key signed for two seconds was presented after them and refused');
+    exercised(EXPIRED, 'a token the issuer\'s key signed for four seconds was presented after them and refused');
   });
 
   test('accepts a short-lived client\'s token until its lifetime has elapsed, then refuses it', rule(LIFETIME, EXPIRED), async ({ request }) => {
@@ -163,7 +167,13 @@ test.describe('token lifetime', () => {
     const bearer = { Authorization: `Bearer ${issued.token}` };
     expect((await anon.get('academicSubjectDescriptors?limit=1', bearer)).status(), 'at once').toBe(200);
     // Late in its life too: a deployment that cuts lifetimes short refuses it here.
-    if (await waitUntilNearEnd(issued, client.lifetime)) expect((await anon.get('academicSubjectDescriptors?limit=1', bearer)).status(), 'shortly before its lifetime ends').toBe(200);
+    if (await waitUntilNearEnd(issued, client.lifetime)) {
+      const late = await anon.get('academicSubjectDescriptors?limit=1', bearer);
+      // Only a refusal that surely came within the lifetime counts: on a loaded machine the
+      // request may take so long that the token is no longer surely valid when it is checked.
+      const surelyWithin = Date.now() < issued.sentAt + (client.lifetime - 1) * 1000;
+      if (late.status() === 200 || surelyWithin) expect(late.status(), 'shortly before its lifetime ends').toBe(200);
+    }
     await waitOut(issued, client.lifetime);
     await check(EXPIRED, 'refused with 401 and one errors entry once its lifetime has elapsed', async () => soleEntry(await anon.get('academicSubjectDescriptors?limit=1', bearer), 'the expired token'));
     exercised(LIFETIME, `a short-lived client's token (${client.lifetime} s) was accepted within its lifetime and refused after`);
