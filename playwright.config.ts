@@ -1,10 +1,12 @@
-import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
-import { embeddedConfig, embeddedPorts, isEmbeddedReference, target } from './suites/_harness/target.js';
+import { embeddedConfig, isEmbeddedReference, target } from './suites/_harness/target.js';
 import { defaultWorkers } from './suites/_harness/workers.js';
 import { REFERENCE_ERROR_LOG } from './suites/_harness/reference-errors.js';
 import { RUN_METADATA_KEY, runMetadata } from './suites/_harness/reporter/run-metadata.js';
-import { embeddedFlowServers, rosteringSelected } from './suites/rostering/_support/flows.js';
+import { rosteringSelected } from './suites/_harness/selection.js';
+import { embeddedDeployments, type Embedded } from './tools/embedded/deployments.js';
+import { describesBuilt } from './tools/embedded/flows.js';
 
 /**
  * Conformance suites against the deployment named by TARGET (a target file), by default the
@@ -12,7 +14,6 @@ import { embeddedFlowServers, rosteringSelected } from './suites/rostering/_supp
  * suites/targets/reference-upstream.json). Reports go to CONFORMANCE_REPORTS_DIR (default reports/).
  */
 const reportsDir = process.env.CONFORMANCE_REPORTS_DIR ?? 'reports';
-const referenceCommand = `node --import tsx reference/main.ts --config ${embeddedConfig}`;
 if (isEmbeddedReference) {
   // One issuer key per run, shared by the reference (which signs with it) and the suites
   // (which craft expired or foreign tokens with it). Set in the main process; workers inherit it.
@@ -35,61 +36,41 @@ const c8 = `npx c8${process.env.REFERENCE_COVERAGE === 'append' ? ' --clean=fals
 // among the results; the global setup empties it and its teardown prints a count.
 if (isEmbeddedReference) process.env.REFERENCE_ERROR_LOG ??= REFERENCE_ERROR_LOG;
 
-// Rostering routing flows: the default reference serves the single-tenant flow from admin
-// databases written here; three more reference processes serve the context, multi-tenant and
-// multi-tenant-with-context flows, started only when the run includes the rostering suites.
-const rosteringFlows = isEmbeddedReference && !process.argv.includes('--list')
-  ? embeddedFlowServers({
-      dataApiBaseUrl: target.dataApi.baseUrl,
-      basePath: new URL(target.dataApi.baseUrl).pathname,
-      privateKeyPem: process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM!,
-      withExtraServers: rosteringSelected(process.argv),
-      testIssuerPublicKeyPem: createPublicKey(process.env.CONFORMANCE_TEST_ISSUER_PRIVATE_KEY_PEM!).export({ type: 'spki', format: 'pem' }).toString(),
-    })
-  : { defaultEnv: {}, servers: [] };
-
 /**
- * One more reference process beside the main one, on its own ports and empty in-memory store,
- * signing with the run's issuer key; `url` answers once it is ready.
+ * The embedded deployments (tools/embedded/deployments.ts): the reference, the other rostering
+ * routing flows and the neighbour rostering services when the run includes the rostering suites,
+ * and the deployment with a lowered maximum page size when the target declares it (loadTarget
+ * leaves it out of runs without the limits suite). The target file must describe the flows built.
  */
-const siblingServer = (url: string, dataPort: number, rosteringPort: number, env: Record<string, string>) => ({
-  command: referenceCommand,
-  url,
-  reuseExistingServer: false,
-  timeout: 60_000,
-  gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
-  env: {
-    REFERENCE_ISSUER_PRIVATE_KEY_PEM: process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM ?? '',
-    REFERENCE_PORT: String(dataPort),
-    ROSTERING_PORT: String(rosteringPort),
-    REFERENCE_DATA_STORE: 'memory:default',
-    ...env,
-  },
-  stdout: 'ignore' as const,
-  stderr: 'pipe' as const,
-});
+function embeddedPlan(): Embedded {
+  const declared = target.rostering?.flows ?? {};
+  const withRostering = rosteringSelected(process.argv);
+  const ports = (f: { dataApi: string; rostering: string } | undefined, name: string) => {
+    if (!f) throw new Error(`the embedded reference's target file describes no ${name} routing flow`);
+    return { dataApi: f.dataApi, rostering: f.rostering };
+  };
+  const plan = embeddedDeployments({
+    configFile: embeddedConfig!,
+    dataApiBaseUrl: target.dataApi.baseUrl,
+    rosteringOrigin: (target.rostering?.baseUrl ?? target.dataApi.baseUrl.replace(/:(\d+)\/.*$/, (_, p: string) => `:${Number(p) + 1}`)).replace(/\/$/, ''),
+    ...(withRostering ? { flows: { context: ports(declared.context, 'context'), tenant: ports(declared.tenant, 'tenant'), tenantContext: ports(declared.tenantContext, 'tenantContext') } } : {}),
+    ...(declared.single?.secretsEnv ? { secretsEnv: declared.single.secretsEnv } : {}),
+    ...(target.capabilities?.loweredPageSize ? { lowered: target.capabilities.loweredPageSize } : {}),
+    ...(withRostering && target.rostering?.neighbours?.length ? { neighbours: target.rostering.neighbours, scopeBase: target.rostering.scopeBase ?? '' } : {}),
+    privateKeyPem: process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM!,
+    testIssuerPrivateKeyPem: process.env.CONFORMANCE_TEST_ISSUER_PRIVATE_KEY_PEM!,
+    adminSecret: process.env.CONFORMANCE_ADMIN_SECRET!,
+  });
+  const built = withRostering ? plan.flows.description : { single: plan.flows.description.single };
+  const got = withRostering ? declared : { single: declared.single };
+  if (!describesBuilt(got, built)) throw new Error(`the embedded reference's target file describes other routing flows than those started:\n${JSON.stringify(built, null, 1)}`);
+  // For the workers: the issuer's public key (rostering.issuerPublicKey.pemEnv) and the single flow's secrets.
+  process.env.CONFORMANCE_ISSUER_PUBLIC_KEY_PEM = plan.flows.issuerPublicKeyPem;
+  if (declared.single?.secretsEnv) process.env[declared.single.secretsEnv] = plan.flows.secrets.join('\n');
+  return plan;
+}
 
-// A second deployment whose host lowered the maximum page size (capability loweredPageSize of
-// the reference's target file).
-const lowered = target.capabilities?.loweredPageSize;
-const loweredServer = isEmbeddedReference && lowered && !process.argv.includes('--list')
-  ? [siblingServer(`${lowered.baseUrl}/`, embeddedPorts(target.dataApi.baseUrl).lowered, embeddedPorts(target.dataApi.baseUrl).lowered + 1, { REFERENCE_PAGE_SIZE_LIMIT: String(lowered.pageSizeMaximum) })]
-  : [];
-
-// Rostering services configured like the default one but for their issuer or audience (target
-// rostering.neighbours; only reference-keyless.json declares them), one process for all.
-const neighbours = target.rostering?.neighbours ?? [];
-const neighbourServer = isEmbeddedReference && neighbours.length && rosteringSelected(process.argv) && !process.argv.includes('--list')
-  ? [{
-      command: 'node --import tsx suites/rostering/_support/neighbours.ts',
-      url: `${neighbours[neighbours.length - 1].rostering}/health-check`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
-      stdout: 'ignore' as const,
-      stderr: 'pipe' as const,
-    }]
-  : [];
+const embedded = isEmbeddedReference && !process.argv.includes('--list') ? embeddedPlan() : undefined;
 
 export default defineConfig({
   testDir: './suites',
@@ -112,24 +93,15 @@ export default defineConfig({
     ['html', { outputFolder: `${reportsDir}/playwright`, open: 'never' }],
   ],
   use: { extraHTTPHeaders: { Accept: 'application/json' } },
-  webServer: isEmbeddedReference
-    ? [{
-        // Under c8 (REFERENCE_COVERAGE=1) the reference writes its coverage when it exits on SIGTERM.
-        command: `${coverage ? c8 : ''}${referenceCommand}`,
-        url: `${target.dataApi.baseUrl}/`,
-        reuseExistingServer: false,
-        timeout: 60_000,
-        gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
-        env: {
-          REFERENCE_ISSUER_PRIVATE_KEY_PEM: process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM ?? '',
-          REFERENCE_ADMIN_KEY: 'conformance-admin',
-          REFERENCE_ADMIN_SECRET: process.env.CONFORMANCE_ADMIN_SECRET ?? '',
-          ...(process.env.REFERENCE_PORT ? { REFERENCE_PORT: process.env.REFERENCE_PORT } : {}),
-          ...(process.env.ROSTERING_PORT ? { ROSTERING_PORT: process.env.ROSTERING_PORT } : {}),
-          ...rosteringFlows.defaultEnv,
-        },
-        stdout: 'ignore' as const,
-        stderr: 'pipe' as const,
-      }, ...rosteringFlows.servers.map((s) => siblingServer(`http://127.0.0.1:${s.rosteringPort}/health-check`, s.dataPort, s.rosteringPort, s.env)), ...loweredServer, ...neighbourServer]
-    : undefined,
+  // Under c8 (REFERENCE_COVERAGE=1) the reference writes its coverage when it exits on SIGTERM.
+  webServer: embedded?.processes.map((p) => ({
+    command: `${coverage && p.name === 'reference' ? c8 : ''}node ${p.args.join(' ')}`,
+    url: p.readyUrl,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
+    env: p.env,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+  })),
 });

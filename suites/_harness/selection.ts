@@ -8,3 +8,6 @@ export function selects(argv: string[], pattern: RegExp): boolean {
   const filters = (at < 0 ? [] : argv.slice(at + 1)).filter((a) => !a.startsWith('-') && (a.includes('/') || a.includes('.spec')));
   return !filters.length || filters.some((f) => pattern.test(f));
 }
+
+/** Whether a Playwright command line runs the rostering suites (and needs their extra servers). */
+export const rosteringSelected = (argv: string[]): boolean => selects(argv, /rostering/);

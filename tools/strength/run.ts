@@ -16,7 +16,8 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FLOWS_ENV, embeddedFlowServers } from '../../suites/rostering/_support/flows.js';
+import { embeddedDeployments, type EmbeddedProcess } from '../embedded/deployments.js';
+import type { BuiltFlows } from '../embedded/flows.js';
 import type { ConformanceReport } from '../../suites/_harness/reporter/types.js';
 import type { Target } from '../../suites/targets/types.js';
 import { portBlocks } from '../ports.js';
@@ -57,16 +58,17 @@ const freeBlock = portBlocks(process.env.STRENGTH_PORT_BASE ? Number(process.env
 
 // ---- the reference -------------------------------------------------------------------------------
 
-interface Deployment { flow: string; dataPort: number; rosteringPort: number; env: Record<string, string>; issuer: string; audience: string; multiTenant: boolean; contextRouting: boolean }
+interface Deployment { flow: string; dataPort: number; rosteringPort: number; issuer: string; audience: string; multiTenant: boolean; contextRouting: boolean }
+
+/** The variable the reference target names for the single flow's secrets. */
+const SECRETS_ENV = referenceTarget.rostering?.flows?.single?.secretsEnv;
 
 /** The run's admin secret (the reference has no default one): the references take it, the suites read it via the target's secretEnv. */
 process.env.CONFORMANCE_ADMIN_SECRET ??= randomBytes(24).toString('base64url');
 
-function startProcess(name: string, env: Record<string, string>): ChildProcess {
-  const log = createWriteStream(join(out, `reference-${name}.log`));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'reference/main.ts', '--config', 'reference/config/conformance.json'], {
-    cwd: root, env: { ...process.env, REFERENCE_ADMIN_KEY: 'conformance-admin', REFERENCE_ADMIN_SECRET: process.env.CONFORMANCE_ADMIN_SECRET!, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+function startProcess(p: EmbeddedProcess): ChildProcess {
+  const log = createWriteStream(join(out, `reference-${p.name}.log`));
+  const child = spawn(process.execPath, p.args, { cwd: root, env: { ...process.env, ...p.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
   children.add(child);
@@ -91,42 +93,41 @@ async function waitFor(url: string, child: ChildProcess, ms = 60_000): Promise<v
   throw new Error(`${url} did not answer 200 within ${ms / 1000} s (last: ${last})`);
 }
 
-/** The default reference (single flow) and one process per other routing flow, as the embedded run starts them. */
-async function startReferences(privateKeyPem: string): Promise<{ deployments: Deployment[]; flows: unknown; loweredPort: number }> {
+/**
+ * The embedded deployments (tools/embedded/deployments.ts) on free ports: the reference, one
+ * process per other routing flow, and the deployment whose host lowered the maximum page size, so
+ * that the clean run can be conformant and a conforming deviation be judged against that.
+ */
+async function startReferences(privateKeyPem: string): Promise<{ deployments: Deployment[]; flows: BuiltFlows; loweredPort: number }> {
   const dataPort = await freeBlock(2);
   const flowsBase = await freeBlock(6);
-  const ports = { REFERENCE_PORT: String(dataPort), ROSTERING_PORT: String(dataPort + 1), ROSTERING_FLOWS_PORT: String(flowsBase) };
-  const saved = { ...process.env };
-  Object.assign(process.env, ports);
-  const dataApiBaseUrl = `http://127.0.0.1:${dataPort}${basePath}`;
-  const { defaultEnv, servers } = embeddedFlowServers({ dataApiBaseUrl, basePath, privateKeyPem, withExtraServers: true });
-  const flows = JSON.parse(process.env[FLOWS_ENV]!) as unknown;
-  for (const k of [...Object.keys(ports), FLOWS_ENV]) if (saved[k] === undefined) delete process.env[k]; else process.env[k] = saved[k];
-
+  const loweredPort = await freeBlock(2);
   const origin = (p: number) => `http://127.0.0.1:${p}`;
+  const dataApiBaseUrl = `${origin(dataPort)}${basePath}`;
+  const at = (i: number) => ({ dataApi: `${origin(flowsBase + 2 * i)}${basePath}`, rostering: origin(flowsBase + 2 * i + 1) });
+  const { processes, flows } = embeddedDeployments({
+    configFile: 'reference/config/conformance.json',
+    dataApiBaseUrl, rosteringOrigin: origin(dataPort + 1),
+    flows: { context: at(0), tenant: at(1), tenantContext: at(2) },
+    ...(SECRETS_ENV ? { secretsEnv: SECRETS_ENV } : {}),
+    lowered: { baseUrl: `${origin(loweredPort)}${basePath}`, pageSizeMaximum: referenceTarget.capabilities?.loweredPageSize?.pageSizeMaximum ?? 25 },
+    privateKeyPem,
+    adminSecret: process.env.CONFORMANCE_ADMIN_SECRET!,
+  });
+  await Promise.all(processes.map((p) => waitFor(p.readyUrl, startProcess(p))));
+  // The proxy's routes: where each flow listens, and what its rostering service checks.
   const deployments: Deployment[] = [
     // The single flow's issuer and audience are the conformance configuration's, where it sets them.
-    { flow: 'single', dataPort, rosteringPort: dataPort + 1, env: { ...ports, ...defaultEnv }, issuer: conformanceIssuer.issuer ?? dataApiBaseUrl, audience: conformanceIssuer.audience ?? origin(dataPort + 1), multiTenant: false, contextRouting: false },
-    ...servers.map((s) => ({
+    { flow: 'single', dataPort, rosteringPort: dataPort + 1, issuer: conformanceIssuer.issuer ?? dataApiBaseUrl, audience: conformanceIssuer.audience ?? origin(dataPort + 1), multiTenant: false, contextRouting: false },
+    ...flows.servers.map((s) => ({
       flow: s.name, dataPort: s.dataPort, rosteringPort: s.rosteringPort, issuer: s.env.OAUTH2_ISSUERBASEURL, audience: s.env.OAUTH2_AUDIENCE,
       multiTenant: s.env.MULTITENANCY_ENABLED === 'true', contextRouting: Boolean(s.env.ODS_CONTEXT_ROUTE_TEMPLATE),
-      env: { REFERENCE_PORT: String(s.dataPort), ROSTERING_PORT: String(s.rosteringPort), REFERENCE_DATA_STORE: 'memory:default', ...s.env },
     })),
   ];
-  await Promise.all(deployments.map(async (d) => {
-    const child = startProcess(d.flow, { REFERENCE_ISSUER_PRIVATE_KEY_PEM: privateKeyPem, ...d.env });
-    // Multi-tenant data APIs have no root without a tenant: the rostering health check tells readiness.
-    if (d.flow === 'single') await waitFor(`${origin(d.dataPort)}${basePath}/`, child);
-    await waitFor(`${origin(d.rosteringPort)}/health-check`, child);
-  }));
-  // The deployment whose host lowered the maximum page size (capability loweredPageSize), so that
-  // the clean run can be conformant and a conforming deviation be judged against that.
-  const loweredPort = await freeBlock(2);
-  const lowered = startProcess('lowered', {
-    REFERENCE_ISSUER_PRIVATE_KEY_PEM: privateKeyPem, REFERENCE_PORT: String(loweredPort), ROSTERING_PORT: String(loweredPort + 1),
-    REFERENCE_DATA_STORE: 'memory:default', REFERENCE_PAGE_SIZE_LIMIT: String(referenceTarget.capabilities?.loweredPageSize?.pageSizeMaximum ?? 25),
-  });
-  await waitFor(`${origin(loweredPort)}${basePath}/`, lowered);
+  // The suites read the single flow's secrets from the variable the target names.
+  if (SECRETS_ENV) process.env[SECRETS_ENV] = flows.secrets.join('\n');
+  // …and the issuer's public key from the variable its rostering.issuerPublicKey names.
+  process.env.CONFORMANCE_ISSUER_PUBLIC_KEY_PEM = flows.issuerPublicKeyPem;
   return { deployments, flows, loweredPort };
 }
 
@@ -183,7 +184,7 @@ interface RunResult {
   ms: number;
 }
 
-interface Setup { deployments: Deployment[]; flows: unknown; loweredPort: number; tokens: Tokens; clients: Clients; privateKeyPem: string }
+interface Setup { deployments: Deployment[]; flows: BuiltFlows; loweredPort: number; tokens: Tokens; clients: Clients; privateKeyPem: string }
 
 /** Every string of a JSON value that is an upstream URL, pointed at the proxy. */
 function throughProxy<T>(value: T, proxy: DeviatingProxy): T {
@@ -222,7 +223,8 @@ async function runSuites(name: string, transformer: Transformer, setup: Setup, s
       name: `strength-${name}`,
       capabilities: { ...capabilities, ...(selection.storeDigest && storeDigest ? { storeDigest } : {}) },
       dataApi: { ...referenceTarget.dataApi, ...selection.target?.dataApi, baseUrl: proxy.urlFor(`http://127.0.0.1:${single.dataPort}${basePath}`) },
-      rostering: { ...referenceTarget.rostering!, baseUrl: proxy.urlFor(`http://127.0.0.1:${single.rosteringPort}`) },
+      // The flows as built here, every URL through the proxy.
+      rostering: { ...referenceTarget.rostering!, baseUrl: proxy.urlFor(`http://127.0.0.1:${single.rosteringPort}`), flows: throughProxy(setup.flows.description, proxy) },
     };
     const targetFile = join(out, `target-${name}.json`);
     writeFileSync(targetFile, `${JSON.stringify(target, null, 2)}\n`);
@@ -236,7 +238,6 @@ async function runSuites(name: string, transformer: Transformer, setup: Setup, s
     Object.assign(env, {
       TARGET: targetFile,
       CONFORMANCE_ISSUER_PRIVATE_KEY_PEM: setup.privateKeyPem,
-      [FLOWS_ENV]: JSON.stringify(throughProxy(setup.flows, proxy)),
       FC_SEED: '20261122',
       PLAYWRIGHT_JSON_OUTPUT_FILE: resultsFile,
       CONFORMANCE_REPORTS_DIR: reportsDir,

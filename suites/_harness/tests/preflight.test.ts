@@ -4,8 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { after, before, test } from 'node:test';
 import { request, type APIRequestContext } from '@playwright/test';
-import type { ReferenceConfig } from '../../../reference/config/types.js';
-import { startForTest } from '../../../reference/tests/helpers.js';
+import { startInProcess, type ReferenceConfig } from '../../../tools/embedded/in-process.js';
 import type { Target } from '../../targets/types.js';
 import { preflight, preflightMessage } from '../preflight.js';
 import { resolveTarget } from '../target.js';
@@ -25,12 +24,12 @@ process.env.PREFLIGHT_TEST_FOREIGN_KEY = foreignKey;
 const conformance = JSON.parse(readFileSync(new URL('../../../reference/config/conformance.json', import.meta.url), 'utf8')) as ReferenceConfig;
 const referenceTarget = JSON.parse(readFileSync(new URL('../../targets/reference.json', import.meta.url), 'utf8')) as Target;
 
-let ref: Awaited<ReturnType<typeof startForTest>>;
+let ref: Awaited<ReturnType<typeof startInProcess>>;
 let ctx: APIRequestContext;
 let base: Target;
 
 before(async () => {
-  ref = await startForTest({
+  ref = await startInProcess({
     clients: conformance.clients, profiles: conformance.profiles,
     admin: { key: 'admin', secret: 'admin-secret' },
     issuer: { privateKeyPem: issuerKey },

@@ -3,7 +3,8 @@ import { decodeJwt } from 'jose';
 import { fetchToken } from '../../_harness/tokens.js';
 import { credentials, target, unsetCredentialVariables } from '../../_harness/target.js';
 import type { RosteringClient, RosteringFlows } from '../../targets/types.js';
-import { flowsDescription, rosteringSelected } from './flows.js';
+import { rosteringSelected } from '../../_harness/selection.js';
+import { flowsDescription } from './flows.js';
 import { Writer, buildDistrict, buildWorld, type World } from './world.js';
 
 /**
