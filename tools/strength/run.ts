@@ -216,8 +216,15 @@ async function runSuites(name: string, transformer: Transformer, setup: Setup, s
   proxies.add(proxy);
   try {
     const single = setup.deployments[0];
-    const { storeDigest, loweredPageSize, ...rest } = referenceTarget.capabilities ?? {};
-    const capabilities = { ...rest, ...(loweredPageSize ? { loweredPageSize: { ...loweredPageSize, baseUrl: proxy.urlFor(`http://127.0.0.1:${setup.loweredPort}${basePath}`) } } : {}) };
+    const { storeDigest, loweredPageSize, snapshotAdmin, ...rest } = referenceTarget.capabilities ?? {};
+    // The snapshot hook only for a run holding the snapshot lock: every run's preflight takes and
+    // drops a snapshot through it, which would drop the one a concurrent snapshot test just took.
+    const snapshots = !selection.suites.length || selection.suites.some((x) => x === 'snapshot' || x.startsWith('snapshot/'));
+    const capabilities = {
+      ...rest,
+      ...(snapshots && snapshotAdmin ? { snapshotAdmin } : {}),
+      ...(loweredPageSize ? { loweredPageSize: { ...loweredPageSize, baseUrl: proxy.urlFor(`http://127.0.0.1:${setup.loweredPort}${basePath}`) } } : {}),
+    };
     const target: Target = {
       ...referenceTarget,
       name: `strength-${name}`,
