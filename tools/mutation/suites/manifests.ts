@@ -1,8 +1,8 @@
 /**
  * The test files StrykerJS sees in suites mode: one manifest per suite family,
  * `tools/mutation/suites/families/<family>.txt`, listing a digest of every file the family's run
- * depends on (its folder, the harness, the target, the Playwright configuration and the
- * reference's conformance configuration). A family is a folder, which Stryker cannot read as a
+ * depends on (its folder, the harness, the target, the Playwright configuration, the embedded
+ * deployments it starts and the reference's conformance configuration). A family is a folder, which Stryker cannot read as a
  * test file; through its manifest, a change to the family makes Stryker's incremental mode re-run
  * the mutants that family reaches, as a changed test file does.
  */
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 export const MANIFEST_DIR = 'tools/mutation/suites/families';
-const SHARED = ['suites/_harness', 'suites/targets/reference.json', 'suites/targets/types.ts', 'playwright.config.ts', 'reference/config/conformance.json'];
+const SHARED = ['suites/_harness', 'suites/targets/reference.json', 'suites/targets/types.ts', 'playwright.config.ts', 'tools/embedded', 'reference/config/conformance.json'];
 
 const filesUnder = (path: string): string[] => statSync(join(root, path)).isDirectory()
   ? readdirSync(join(root, path)).filter((n) => n !== 'tests').flatMap((n) => filesUnder(join(path, n)))
