@@ -1,0 +1,80 @@
+import { expect } from '@playwright/test';
+import type { Field, Fields } from '../../spec/model/dsl.js';
+import { expectProblem } from './problem.js';
+import type { DataClient } from './fixtures.js';
+
+/**
+ * The members of a write body, walked with the model, for the generated per-member rules
+ * (decision 43): each refusal is sent for every member at once first (a refusal names every
+ * failing path, decision 4), and a member that batch did not name is sent again alone, so a rule
+ * fails only for a member it really does not hold for (reporting all failures at once is a rule
+ * of its own, data.errors.all-validation-failures-one-response).
+ */
+type Body = Record<string, unknown>;
+
+/** Where a member sits: top level, inside a nested object or reference, inside a collection item. */
+export type Depth = 'top' | 'object' | 'item';
+
+/** A member present in a body: its JSON path, its parent object and its model entry. */
+export interface Member {
+  path: string;
+  parent: Body;
+  name: string;
+  depth: Depth;
+  /** The model's field; undefined for a reference's key member (always required). */
+  field?: Field;
+  required: boolean;
+}
+
+/** Every member present in `body`, nested objects, references and each collection's first item included. */
+export function membersOf(fields: Fields, body: Body, base = '$', depth: Depth = 'top'): Member[] {
+  const inner: Depth = depth === 'item' ? 'item' : 'object';
+  return Object.entries(fields).flatMap(([name, f]): Member[] => {
+    const value = body[name];
+    if (value === undefined) return [];
+    const here: Member = { path: `${base}.${name}`, parent: body, name, depth, field: f, required: !!(f.required || f.identity) };
+    if (f.kind === 'object' && value && typeof value === 'object') return [here, ...membersOf(f.fields, value as Body, here.path, inner)];
+    if (f.kind === 'collection' && Array.isArray(value) && value[0] && typeof value[0] === 'object') {
+      return [here, ...membersOf(f.item, value[0] as Body, `${here.path}[0]`, 'item')];
+    }
+    if (f.kind === 'reference' && value && typeof value === 'object') {
+      const keys = Object.keys(value as Body).map((k): Member => ({ path: `${here.path}.${k}`, parent: value as Body, name: k, depth: depth === 'item' ? 'item' : 'object', required: true }));
+      return [here, ...keys];
+    }
+    return [here];
+  });
+}
+
+/** A copy of `body` with `change` applied to the members `choose` picks (found again in the copy). */
+export function changed(fields: Fields, body: Body, choose: (m: Member) => boolean, change: (m: Member) => void): { body: Body; members: Member[] } {
+  const copy = structuredClone(body);
+  const members = membersOf(fields, copy).filter(choose);
+  for (const m of members) change(m);
+  return { body: copy, members };
+}
+
+/** The refusal's failing paths; a write that was accepted is tracked, so the record is deleted after the test. */
+export async function refusedPaths(api: DataClient, endpoint: string, body: Body): Promise<{ status: number; paths: string[] }> {
+  const res = await api.post(endpoint, body);
+  if (res.status() < 300 && res.headers().location) api.track(res.headers().location);
+  if (res.status() !== 400) return { status: res.status(), paths: [] };
+  const problem = await expectProblem(res, 'bad-request:data-validation-failed');
+  return { status: 400, paths: Object.keys(problem.validationErrors ?? {}) };
+}
+
+/**
+ * Expects a 400 `data-validation-failed` at each chosen member's path when `change` is applied
+ * to it: all at once first, then alone for each member the batch did not name. `what` says what
+ * was done to them, for the failure message.
+ */
+export async function expectEachRefused(api: DataClient, endpoint: string, fields: Fields, body: Body, choose: (m: Member) => boolean, change: (m: Member) => void, what: string): Promise<void> {
+  const all = changed(fields, body, choose, change);
+  expect(all.members.length, `members to send ${what}`).toBeGreaterThan(0);
+  const batch = await refusedPaths(api, endpoint, all.body);
+  const notRefused: string[] = [];
+  for (const m of all.members.filter((x) => !batch.paths.includes(x.path))) {
+    const alone = await refusedPaths(api, endpoint, changed(fields, body, (x) => x.path === m.path, change).body);
+    if (alone.status !== 400 || !alone.paths.includes(m.path)) notRefused.push(`${m.path} (${alone.status}${alone.status === 400 ? `, paths ${alone.paths.join(', ')}` : ''})`);
+  }
+  expect(notRefused, `members ${what}, not refused with 400 at their path`).toEqual([]);
+}
