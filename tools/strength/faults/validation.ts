@@ -1,6 +1,8 @@
 /** Faulty deployments that break data.validation. */
 import { dataPath, eachObject, header, jsonOf, queryOf, setJson, setQuery, type ProxiedRequest, type ProxiedResponse } from '../proxy.js';
 import { isData, isWrite, isJson, problem, problemOf, editJson, editRequestJson, mapStrings, notJsonBody, type Fault } from './helpers.js';
+import type { Fields } from '../../../spec/model/dsl.js';
+import { model } from '../../../spec/model/index.js';
 
 /** Dangerous markup as decision 10 defines it. */
 const DANGEROUS = /<[A-Za-z!/?]|&#/;
@@ -19,6 +21,76 @@ function storesMarkup(lets: (s: string, depth: number) => boolean): Pick<Fault, 
       if (body !== undefined) setJson(req, mapStrings(body, (s, depth) => (DANGEROUS.test(s) && lets(s, depth) ? hide(s) : s)));
     },
     response: (res, req) => { if (isData(req)) editJson(res, (body) => mapStrings(body, show)); },
+  };
+}
+
+/** Where in a document a length-limited string sits: top level, nested object, collection item. */
+type Depth = 'top' | 'object' | 'item';
+
+/** Cuts every string member of `fields` in `body` longer than its maximum to it, where `where` says; answers whether it cut. */
+function cutOverMaximum(fields: Fields, body: Record<string, unknown>, where: (d: Depth) => boolean, depth: Depth = 'top'): boolean {
+  let cut = false;
+  for (const [name, f] of Object.entries(fields)) {
+    const v = body[name];
+    if (f.kind === 'string' && f.maxLength && typeof v === 'string' && v.length > f.maxLength && where(depth)) {
+      body[name] = v.slice(0, f.maxLength);
+      cut = true;
+    } else if (f.kind === 'object' && v && typeof v === 'object') cut = cutOverMaximum(f.fields, v as Record<string, unknown>, where, depth === 'item' ? 'item' : 'object') || cut;
+    else if (f.kind === 'collection' && Array.isArray(v)) for (const i of v) if (i && typeof i === 'object') cut = cutOverMaximum(f.item, i as Record<string, unknown>, where, 'item') || cut;
+  }
+  return cut;
+}
+
+/**
+ * A deployment that silently truncates an over-long string instead of refusing it, on the
+ * resources and at the depths given: the sibling of a maximum tested on one member only.
+ */
+function truncatesOverMaximum(resource: (name: string) => boolean, where: (d: Depth) => boolean): Pick<Fault, 'request'> {
+  const byEndpoint = new Map(model.resources.map((r) => [r.endpoint.toLowerCase(), r]));
+  return {
+    request: (req) => {
+      const r = dataPath(req) && isWrite(req) ? byEndpoint.get(dataPath(req)!.resource.toLowerCase()) : undefined;
+      if (r && resource(r.name)) editRequestJson(req, (b) => cutOverMaximum(r.fields, b, where));
+    },
+  };
+}
+
+/** A value of a scalar member's kind within its bounds: what a deployment that defaults a missing member stores. */
+function defaultFor(f: Fields[string]): unknown {
+  switch (f.kind) {
+    case 'string': return 'x'.repeat(Math.max(1, f.minLength ?? 1));
+    case 'int32': case 'int64': return f.minimum ?? 1;
+    case 'double': return f.minimum ?? 0;
+    case 'boolean': return false;
+    case 'date': return '2024-08-26';
+    case 'date-time': return '2024-08-26T12:00:00Z';
+    case 'time': return '08:30:00';
+    default: return undefined;
+  }
+}
+
+/** Fills every missing required scalar member of `fields` in `body` with a default, where `where` says; answers whether it filled one. */
+function fillMissing(fields: Fields, body: Record<string, unknown>, where: (d: Depth) => boolean, depth: Depth = 'top'): boolean {
+  let filled = false;
+  for (const [name, f] of Object.entries(fields)) {
+    const v = body[name];
+    if (v === undefined && (f.required || f.identity) && where(depth) && !('readOnly' in f && f.readOnly)) {
+      const value = defaultFor(f);
+      if (value !== undefined) { body[name] = value; filled = true; }
+    } else if (f.kind === 'object' && v && typeof v === 'object') filled = fillMissing(f.fields, v as Record<string, unknown>, where, depth === 'item' ? 'item' : 'object') || filled;
+    else if (f.kind === 'collection' && Array.isArray(v)) for (const i of v) if (i && typeof i === 'object') filled = fillMissing(f.item, i as Record<string, unknown>, where, 'item') || filled;
+  }
+  return filled;
+}
+
+/** A deployment that stores a default for a missing required scalar member instead of refusing the body, at the depths given. */
+function defaultsMissingRequired(where: (d: Depth) => boolean, resource: (name: string) => boolean = () => true): Pick<Fault, 'request'> {
+  const byEndpoint = new Map(model.resources.map((r) => [r.endpoint.toLowerCase(), r]));
+  return {
+    request: (req) => {
+      const r = dataPath(req) && isWrite(req) ? byEndpoint.get(dataPath(req)!.resource.toLowerCase()) : undefined;
+      if (r && resource(r.name)) editRequestJson(req, (b) => fillMissing(r.fields, b, where));
+    },
   };
 }
 
@@ -247,5 +319,37 @@ export const validationFaults: Fault[] = [
       p!.validationErrors = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, v.map((m) => m.replace(/^The value '.*' is not valid for (\w*Date)\.$/, '$1 must be a full date (yyyy-mm-dd).'))]));
       setJson(res, p);
     },
+  },
+  // The siblings of the one-member maximum test (issue 21 point 6): caught by the generated
+  // lengths.spec.ts only.
+  {
+    name: 'max-length-truncated-in-collection-items', family: 'data.validation', suites: ['validation'],
+    description: 'a string longer than its maximum inside a collection item is silently cut to the maximum and stored (top-level members are still refused)',
+    ...truncatesOverMaximum(() => true, (d) => d === 'item'),
+  },
+  {
+    name: 'max-length-truncated-beyond-the-examples', family: 'data.validation', suites: ['validation'],
+    description: 'maximum lengths are enforced on academicWeek and calendar only; every other resource silently cuts an over-long string to its maximum',
+    ...truncatesOverMaximum((name) => name !== 'academicWeek' && name !== 'calendar', () => true),
+  },
+  {
+    name: 'max-length-truncated-on-descriptors', family: 'data.validation', suites: ['validation'],
+    description: 'descriptors silently cut any over-long string (namespace, codeValue, shortDescription, description) to its maximum',
+    ...truncatesOverMaximum((name) => name.endsWith('Descriptor'), () => true),
+  },
+  {
+    name: 'required-scalars-defaulted', family: 'data.validation', suites: ['validation'],
+    description: 'a write body missing a required top-level scalar member (a date, a count, a key string) is stored with a default instead of refused; missing references are still refused',
+    ...defaultsMissingRequired((d) => d === 'top'),
+  },
+  {
+    name: 'required-defaulted-in-collection-items', family: 'data.validation', suites: ['validation'],
+    description: 'a collection item missing a required scalar member is stored with a default (top-level members are still checked)',
+    ...defaultsMissingRequired((d) => d === 'item'),
+  },
+  {
+    name: 'required-defaulted-in-nested-objects', family: 'data.validation', suites: ['validation'],
+    description: 'a nested object missing a required scalar member is stored with a default, except assessment (the seed\'s example)',
+    ...defaultsMissingRequired((d) => d === 'object', (name) => name !== 'assessment'),
   },
 ];
