@@ -1,30 +1,45 @@
-import type { Fields } from '../../spec/model/dsl.js';
+import { numericBounds } from '../../spec/generate/json-schema.js';
+import type { Fields, ScalarField } from '../../spec/model/dsl.js';
 import type { CompiledResource, ValueKind } from '../../spec/model/compiled.js';
+import { numberSource } from '../http/exact-json.js';
+import { readNumberMember } from './numeric-members.js';
+import type { ValidationErrors } from './validation-errors.js';
 
 /**
  * Lenient readings of a write body, applied before validation, as both upstream servers read
  * it (decisions #28, #46): optional members sent as null are absent (an optional collection sent as
  * null means no items); booleans accept the spellings upstream clients send (`"true"`,
  * `"False"`, `" true "`, `"1"`, `"0"`, `1`, `0`); numeric text in an integer or number member, reference fields
- * included, is that number (`"255901001"`). Anything else is left for validation to refuse.
- * Returns a normalised copy.
+ * included, is that number (`"255901001"`, `"12.0"`), and every number is judged by its exact
+ * value against the member's type (numeric-members.ts). Anything else is left for validation to
+ * refuse. Returns a normalised copy and the numbers refused, at their JSON paths.
  */
-export function normalizeBody(resource: CompiledResource, value: unknown): unknown {
-  return normalize(resource.fields, value, '$', referenceKinds(resource));
+export function normalizeBody(resource: CompiledResource, value: unknown): { body: unknown; errors: ValidationErrors } {
+  const errors: ValidationErrors = {};
+  const body = normalize(resource.fields, value, '$', '$', { refs: referenceKinds(resource), errors });
+  return { body, errors };
 }
 
-const INTEGER_TEXT = /^-?\d+$/;
-const DECIMAL_TEXT = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+interface Walk {
+  refs: Map<string, Map<string, ValueKind>>;
+  errors: ValidationErrors;
+}
 
-/** `"42"` → 42 for integer members (a BigInt past 2^53, so the int64 range check sees it exactly). */
-function numberFromText(kind: ValueKind, v: unknown): unknown {
-  if (typeof v !== 'string') return v;
-  if ((kind === 'int32' || kind === 'int64') && INTEGER_TEXT.test(v)) {
-    const n = BigInt(v);
-    return n <= BigInt(Number.MAX_SAFE_INTEGER) && n >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(n) : n;
-  }
-  if (kind === 'double' && DECIMAL_TEXT.test(v)) return Number(v);
-  return v;
+/**
+ * The member `name` of `container` read as a number of `kind`: the value to store (a refusal is
+ * recorded at `path`). `field` gives a member's bounds; reference fields have none.
+ */
+function numberMember(kind: ValueKind, container: Record<string, unknown>, name: string, path: string, w: Walk, field?: ScalarField): unknown {
+  const sent = container[name];
+  if (kind !== 'int32' && kind !== 'int64' && kind !== 'double') return sent;
+  const source = typeof sent === 'string' ? undefined : numberSource(container, name);
+  // Most numbers are what they say: nothing to read.
+  if (typeof sent !== 'string' && source === undefined) return sent;
+  const read = readNumberMember(kind, name, sent, source, field ? numericBounds(field) : undefined);
+  if (!read) return sent;
+  if ('value' in read) return read.value;
+  w.errors[path] = [read.refused];
+  return sent;
 }
 
 /** Reference path → its fields' kinds, computed once per resource. */
@@ -38,9 +53,11 @@ function referenceKinds(resource: CompiledResource): Map<string, Map<string, Val
   return kinds;
 }
 
-function normalize(fields: Fields, value: unknown, base: string, refs: Map<string, Map<string, ValueKind>>): unknown {
+/** `pattern` is the path with `[*]` for items (how references are looked up); `path` has the indexes. */
+function normalize(fields: Fields, value: unknown, pattern: string, path: string, w: Walk): unknown {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
-  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  const sent = value as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...sent };
   for (const [name, f] of Object.entries(fields)) {
     if (!(name in out)) continue;
     const v = out[name];
@@ -57,21 +74,22 @@ function normalize(fields: Fields, value: unknown, base: string, refs: Map<strin
       case 'int32':
       case 'int64':
       case 'double':
-        out[name] = numberFromText(f.kind, v);
+        out[name] = numberMember(f.kind, sent, name, `${path}.${name}`, w, f);
         break;
       case 'reference': {
-        const kinds = refs.get(`${base}.${name}`);
+        const kinds = w.refs.get(`${pattern}.${name}`);
         if (!kinds || !v || typeof v !== 'object' || Array.isArray(v)) break;
-        const copy = { ...(v as Record<string, unknown>) };
-        for (const [property, kind] of kinds) if (property in copy) copy[property] = numberFromText(kind, copy[property]);
+        const reference = v as Record<string, unknown>;
+        const copy = { ...reference };
+        for (const [property, kind] of kinds) if (property in copy) copy[property] = numberMember(kind, reference, property, `${path}.${name}.${property}`, w);
         out[name] = copy;
         break;
       }
       case 'collection':
-        if (Array.isArray(v)) out[name] = v.map((item) => normalize(f.item, item, `${base}.${name}[*]`, refs));
+        if (Array.isArray(v)) out[name] = v.map((item, i) => normalize(f.item, item, `${pattern}.${name}[*]`, `${path}.${name}[${i}]`, w));
         break;
       case 'object':
-        out[name] = normalize(f.fields, v, `${base}.${name}`, refs);
+        out[name] = normalize(f.fields, v, `${pattern}.${name}`, `${path}.${name}`, w);
         break;
       default:
     }

@@ -6,7 +6,7 @@ import { operationIds, validationDocument } from '../../spec/generate/openapi-da
 import { model } from '../../spec/model/index.js';
 import { startForTest } from '../tests/helpers.js';
 import { contentErrors } from './content-checks.js';
-import { normalizeBody } from './normalize.js';
+import { normalizeBody as normalized } from './normalize.js';
 import { bodyErrors, jsonPath, queryErrors } from './validation-errors.js';
 import { RequestValidator } from './validator.js';
 
@@ -105,14 +105,68 @@ test('dates, date-times and types are checked with the value named', async () =>
   assert.deepEqual(await refused(await post('students', student('V-3', { personReference: 5 }))), { '$.personReference': ['The value 5 is not valid for personReference; expected object.'] });
   assert.deepEqual(await refused(await post('courses', course('C-1', { maximumAvailableCredits: 'x' }))), { '$.maximumAvailableCredits': ['The value "x" is not valid for maximumAvailableCredits; expected number.'] });
   // Numeric text past the double range reads as Infinity, which no double is.
-  assert.deepEqual(await refused(await post('courses', course('C-1', { maximumAvailableCredits: '1e999' }))), { '$.maximumAvailableCredits': ['maximumAvailableCredits must be <= 999999.999.', "The value 'Infinity' is not valid for maximumAvailableCredits."] });
+  assert.deepEqual(await refused(await post('courses', course('C-1', { maximumAvailableCredits: '1e999' }))), { '$.maximumAvailableCredits': ['maximumAvailableCredits Value is outside the range of double.'] });
   assert.deepEqual(await refused(await post('courses', course('C-1', { numberOfParts: 0 }))), { '$.numberOfParts': ['numberOfParts must be >= 1.'] });
+});
+
+/** The JSON text of `body` with `literal` written as is at the member whose value is `'@'`. */
+const withLiteral = (body: Record<string, unknown>, literal: string) => JSON.stringify(body).replace('"@"', literal);
+const storedDoc = (collection: string, id: string) => ref.store.collection(collection).byId.get(id)!.doc as Record<string, unknown>;
+const school = (schoolId: unknown) => ({ schoolId, nameOfInstitution: 'N', educationOrganizationCategories: [{ educationOrganizationCategoryDescriptor: `${NS}/EducationOrganizationCategoryDescriptor#School` }], gradeLevels: [{ gradeLevelDescriptor: `${NS}/GradeLevelDescriptor#Ninth` }] });
+
+test('numbers are judged by their exact value against the member’s type, whatever their spelling (issue 23 finding 8)', async () => {
+  // int64: past the maximum in exponent form as in digits; the maximum itself is stored exactly.
+  for (const id of ['1e21', '1e19', '9.3e18', '9223372036854775808', '9.223372036854775808e18', '-9.3e18']) {
+    assert.deepEqual(await refused(await post('schools', withLiteral(school('@'), id))), { '$.schoolId': ['schoolId Value is outside the range of int64.'] }, id);
+  }
+  const max = await accepted(await post('schools', withLiteral(school('@'), '9.223372036854775807e18')));
+  assert.equal(storedDoc('school', max).schoolId, 9223372036854775807n);
+  // int32: a fraction a double would round to an integer (or to 0) is no integer.
+  for (const literal of ['1.0000000000000001', '1e-400', '2147483647.0000000001']) {
+    assert.deepEqual(await refused(await post('bellSchedules', withLiteral(bellSchedule('B', { totalInstructionalTime: '@' }), literal))), { '$.totalInstructionalTime': [`The value ${literal} is not valid for totalInstructionalTime; expected integer.`] }, literal);
+  }
+  const twelve = await accepted(await post('bellSchedules', withLiteral(bellSchedule('exact 12', { totalInstructionalTime: '@' }), '1.20e1')));
+  assert.equal(storedDoc('bellSchedule', twelve).totalInstructionalTime, 12);
+  // double: 1e-400 is not 0, and a decimal's bound holds for the exact value, not its nearest double.
+  assert.deepEqual(await refused(await post('courses', withLiteral(course('C-X', { maximumAvailableCredits: '@' }), '1e-400'))), { '$.maximumAvailableCredits': ['maximumAvailableCredits Value is outside the range of double.'] });
+  assert.deepEqual(await refused(await post('courses', withLiteral(course('C-X', { maximumAvailableCredits: '@' }), '999999.9990000000000001'))), { '$.maximumAvailableCredits': ['maximumAvailableCredits must be <= 999999.999.'] });
+  assert.deepEqual(await refused(await post('courses', withLiteral(course('C-X', { minimumAvailableCredits: '@' }), '-0.0000000000000000001'))), { '$.minimumAvailableCredits': ['minimumAvailableCredits must be >= 0.'] });
+  const close = await accepted(await post('courses', withLiteral(course('C-X', { maximumAvailableCredits: '@' }), '999999.99899999999999999')));
+  assert.equal(storedDoc('course', close).maximumAvailableCredits, 999999.999);
+});
+
+test('numeric text is read in the forms of a number literal, by the same exact rules (decisions #28)', async () => {
+  for (const [text, stored] of [['12.0', 12], ['1.2e1', 12], ['1e3', 1000], ['-0', 0]] as const) {
+    const id = await accepted(await post('bellSchedules', bellSchedule(`text ${text}`, { totalInstructionalTime: text })));
+    assert.equal(storedDoc('bellSchedule', id).totalInstructionalTime, stored, text);
+  }
+  // Spellings no number literal has are text, which validation refuses, in integer and number members alike.
+  for (const text of ['.5', '5.', '+5', '007', ' 5', '5 ', '0x10', '1_000', 'Infinity', '']) {
+    assert.deepEqual(await refused(await post('bellSchedules', bellSchedule('B', { totalInstructionalTime: text }))), { '$.totalInstructionalTime': [`The value ${JSON.stringify(text)} is not valid for totalInstructionalTime; expected integer.`] }, text);
+    assert.deepEqual(await refused(await post('courses', course('C-X', { maximumAvailableCredits: text }))), { '$.maximumAvailableCredits': [`The value ${JSON.stringify(text)} is not valid for maximumAvailableCredits; expected number.`] }, text);
+  }
+  assert.deepEqual(await refused(await post('bellSchedules', bellSchedule('B', { totalInstructionalTime: '12.5' }))), { '$.totalInstructionalTime': ['The value "12.5" is not valid for totalInstructionalTime; expected integer.'] });
+  for (const text of ['1e21', '9223372036854775808', '1e999999999999']) {
+    assert.deepEqual(await refused(await post('schools', school(text))), { '$.schoolId': ['schoolId Value is outside the range of int64.'] }, text);
+  }
+  assert.deepEqual(await refused(await post('courses', course('C-X', { maximumAvailableCredits: '1e999' }))), { '$.maximumAvailableCredits': ['maximumAvailableCredits Value is outside the range of double.'] });
+});
+
+test('a 4 MB digit string in a number member is read once, in linear time (issue 23 finding 1)', async () => {
+  // Before: a backtracking pattern took 3.4 s for 40,000 digits and a letter, hours for 4 MB,
+  // with every service stalled. A test timeout is the only clock here: linear reading is checked
+  // by counting (json-number.test.ts).
+  const digits = '1'.repeat(4_000_000);
+  const first = (errors: Record<string, string[]>) => Object.entries(errors).map(([path, [message]]) => [path, message.slice(0, 30)]);
+  assert.deepEqual(first(await refused(await post('courses', course('C-X', { maximumAvailableCredits: `${digits}x` })))), [['$.maximumAvailableCredits', `The value "${'1'.repeat(19)}`]]);
+  assert.deepEqual(await refused(await post('courses', course('C-X', { numberOfParts: digits }))), { '$.numberOfParts': ['numberOfParts Value is outside the range of int32.'] });
+  assert.deepEqual(await refused(await post('courses', withLiteral(course('C-X', { maximumAvailableCredits: '@' }), digits))), { '$.maximumAvailableCredits': ['maximumAvailableCredits Value is outside the range of double.'] });
 });
 
 test('lenient readings: numeric text, boolean spellings, optional nulls, in references and nested items too', async () => {
   const id = await accepted(await post('courses', course('C-2', {
     educationOrganizationReference: { educationOrganizationId: String(SCHOOL_ID) },
-    numberOfParts: '2', minimumAvailableCredits: '1.5e1', maximumAvailableCredits: '.5', courseDescription: null,
+    numberOfParts: '2', minimumAvailableCredits: '1.5e1', maximumAvailableCredits: '0.5', courseDescription: null,
     identificationCodes: [{ courseIdentificationSystemDescriptor: `${NS}/CourseIdentificationSystemDescriptor#State`, identificationCode: 'C-2', assigningOrganizationIdentificationCode: null }],
   })));
   const doc = ref.store.collection('course').byId.get(id)!.doc as Record<string, unknown>;
@@ -136,6 +190,7 @@ test('lenient readings: numeric text, boolean spellings, optional nulls, in refe
 
 test('normalizeBody reads what it should and leaves the rest for validation', () => {
   const c = resource('course');
+  const normalizeBody = (r: typeof c, v: unknown) => normalized(r, v).body;
   assert.equal(normalizeBody(c, null), null);
   assert.deepEqual(normalizeBody(c, [1]), [1]);
   assert.equal(normalizeBody(c, 'text'), 'text');
@@ -143,10 +198,11 @@ test('normalizeBody reads what it should and leaves the rest for validation', ()
     numberOfParts: '12', minimumAvailableCredits: '3.', maximumAvailableCredits: '1.5x', courseTitle: '12', unknownMember: '3', maximumAvailableCreditConversion: 'x1.5',
     educationOrganizationReference: { educationOrganizationId: '-7', extra: '1' },
   }) as Record<string, unknown>;
-  assert.deepEqual(out, { numberOfParts: 12, minimumAvailableCredits: 3, maximumAvailableCredits: '1.5x', courseTitle: '12', unknownMember: '3', maximumAvailableCreditConversion: 'x1.5', educationOrganizationReference: { educationOrganizationId: -7, extra: '1' } });
+  // '3.' is no number literal (decisions #28: numeric text in the forms of a number): text, for validation.
+  assert.deepEqual(out, { numberOfParts: 12, minimumAvailableCredits: '3.', maximumAvailableCredits: '1.5x', courseTitle: '12', unknownMember: '3', maximumAvailableCreditConversion: 'x1.5', educationOrganizationReference: { educationOrganizationId: -7, extra: '1' } });
   // Every decimal spelling: several integer digits, several fraction digits, a signed exponent.
-  for (const [text, n] of [['12.5', 12.5], ['.55', 0.55], ['1e-2', 0.01], ['-2E+2', -200], ['7', 7]] as const) {
-    assert.deepEqual(normalizeBody(c, { minimumAvailableCredits: text }), { minimumAvailableCredits: n }, text);
+  for (const [text, n] of [['12.5', 12.5], ['0.55', 0.55], ['1e-2', 0.01], ['-2E+2', -200], ['7', 7]] as const) {
+    assert.deepEqual(normalizeBody(resource('assessment'), { maxRawScore: text }), { maxRawScore: n }, text);
   }
   // Only text is read: a list holding numeric text is left for validation, and so is a reference member left out.
   assert.deepEqual(normalizeBody(c, { numberOfParts: ['5'], minimumAvailableCredits: ['1.5'], educationOrganizationReference: {} }), { numberOfParts: ['5'], minimumAvailableCredits: ['1.5'], educationOrganizationReference: {} });
@@ -157,7 +213,10 @@ test('normalizeBody reads what it should and leaves the rest for validation', ()
   assert.deepEqual(normalizeBody(resource('school'), { schoolId: '9007199254740991' }), { schoolId: 9007199254740991 });
   assert.deepEqual(normalizeBody(resource('school'), { schoolId: '-9007199254740992' }), { schoolId: -9007199254740992n });
   assert.deepEqual(normalizeBody(resource('school'), { schoolId: '-9007199254740991' }), { schoolId: -9007199254740991 });
-  assert.deepEqual(normalizeBody(c, { numberOfParts: '1.5', educationOrganizationReference: 'x', identificationCodes: 'x' }), { numberOfParts: '1.5', educationOrganizationReference: 'x', identificationCodes: 'x' });
+  assert.deepEqual(normalized(c, { numberOfParts: '1.5', educationOrganizationReference: 'x', identificationCodes: 'x' }), {
+    body: { numberOfParts: '1.5', educationOrganizationReference: 'x', identificationCodes: 'x' },
+    errors: { '$.numberOfParts': ['The value "1.5" is not valid for numberOfParts; expected integer.'] },
+  });
   assert.deepEqual(normalizeBody(c, { educationOrganizationReference: ['1'] }), { educationOrganizationReference: ['1'] });
   // Nested objects are read too.
   const assessment = normalizeBody(resource('assessment'), { adaptiveAssessment: 'True', contentStandard: { title: 't', beginDate: null, publicationYear: '2020', mandatingEducationOrganizationReference: { educationOrganizationId: '255901' } } });
@@ -165,6 +224,17 @@ test('normalizeBody reads what it should and leaves the rest for validation', ()
   // A reference inside collection items is looked up by its item path; its text members stay text, digits or not.
   const sections = normalizeBody(resource('assessment'), { sections: [{ sectionReference: { localCourseCode: '123', schoolId: '5', schoolYear: '2024', sessionName: '2024', sectionIdentifier: 'x' } }] });
   assert.deepEqual(sections, { sections: [{ sectionReference: { localCourseCode: '123', schoolId: 5, schoolYear: 2024, sessionName: '2024', sectionIdentifier: 'x' } }] });
+  // A number refused is reported at its concrete path, items and reference members included.
+  const refusedAt = normalized(resource('assessment'), {
+    maxRawScore: '1e-400', contentStandard: { publicationYear: '2020.5' },
+    sections: [{ sectionReference: { schoolId: '5' } }, { sectionReference: { schoolId: '1e20', schoolYear: '99999999999' } }],
+  }).errors;
+  assert.deepEqual(refusedAt, {
+    '$.maxRawScore': ['maxRawScore Value is outside the range of double.'],
+    '$.contentStandard.publicationYear': ['The value "2020.5" is not valid for publicationYear; expected integer.'],
+    '$.sections[1].sectionReference.schoolId': ['schoolId Value is outside the range of int64.'],
+    '$.sections[1].sectionReference.schoolYear': ['schoolYear Value is outside the range of int32.'],
+  });
 });
 
 test('content checks: markup, unstorable text, school years at both bounds, duplicate items', () => {

@@ -19,7 +19,7 @@ import { bodyErrors, type ValidationErrors } from '../validation-errors.js';
 export async function readWriteBody(api: DataApi, ctx: Context, resource: CompiledResource, operationId: string, opts: { rejectId: boolean }): Promise<{ doc: Record<string, unknown>; profile?: AppliedProfile }> {
   const mediaType = requireJsonContentType(ctx, (t) => t === 'application/json' || isProfileMediaType(t, api.settings.naming.mediaTypeVendor));
   const profile = profileFor(api, ctx, resource, 'write', mediaType);
-  const body = normalizeBody(resource, parseJson(await readText(ctx)));
+  const { body, errors: numberErrors } = normalizeBody(resource, parseJson(await readText(ctx)));
   if (opts.rejectId && body && typeof body === 'object' && !Array.isArray(body) && 'id' in body) {
     throw new Problem('bad-request:data-validation-failed', {
       detail: 'The request data was constructed incorrectly.',
@@ -28,8 +28,8 @@ export async function readWriteBody(api: DataApi, ctx: Context, resource: Compil
   }
   // Integers beyond int64 are refused; exact big integers are validated as numbers.
   const big = bigIntegers(body);
-  const validationErrors: ValidationErrors = {};
-  for (const b of big) if (b.value > INT64_MAX || b.value < INT64_MIN) validationErrors[b.path] = [`${b.path.split('.').pop()!.replace(/\[\d+\]$/, '')} Value is outside the range of int64.`];
+  const validationErrors: ValidationErrors = { ...numberErrors };
+  for (const b of big) if (!validationErrors[b.path] && (b.value > INT64_MAX || b.value < INT64_MIN)) validationErrors[b.path] = [`${b.path.split('.').pop()!.replace(/\[\d+\]$/, '')} Value is outside the range of int64.`];
   const checked = big.length ? JSON.parse(stringifyExact(body)) as unknown : body;
   const { errors } = api.validator.validate(operationId, { query: {}, body: checked });
   for (const [path, messages] of Object.entries(bodyErrors(errors, checked))) if (!validationErrors[path]) validationErrors[path] = messages;
