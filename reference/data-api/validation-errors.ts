@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { isBlank } from './visible-text.js';
 
 /**
  * Turns ajv errors into the seed's `validationErrors`: full JSON paths (`$.items[1].field`) to
@@ -43,7 +44,7 @@ export function bodyErrors(errors: ErrorObject[], body: unknown): ValidationErro
         add(jsonPath(segments), `${prop} Value should be at least ${(e.params as { limit: number }).limit} characters`);
         break;
       case 'pattern':
-        add(jsonPath(segments), typeof value === 'string' && value.trim() === '' ? `${prop} is required and should not be left empty.` : `${prop} cannot contain leading or trailing spaces.`);
+        add(jsonPath(segments), typeof value === 'string' && isBlank(value) ? `${prop} is required and should not be left empty.` : `${prop} cannot contain leading or trailing spaces.`);
         break;
       case 'minItems':
         add(jsonPath(segments), `${prop} is required and should not be left empty.`);

@@ -254,7 +254,9 @@ test('content checks: markup, unstorable text, school years at both bounds, dupl
     assert.deepEqual(contentErrors(calendar, { ...base, calendarCode: dangerous }, years), { '$.calendarCode': ['calendarCode contains a potentially dangerous value.'] }, dangerous);
   }
   for (const harmless of ['a < b', '1<2', '<', '&amp;', '& #', 'AT&T']) assert.deepEqual(contentErrors(calendar, { ...base, calendarCode: harmless }, years), {}, harmless);
-  for (const unstorable of ['\uD800', 'a\uDC00', 'a\0b']) {
+  // A lone surrogate alone is also blank (visible-text.ts).
+  assert.deepEqual(contentErrors(calendar, { ...base, calendarCode: '\uD800' }, years), { '$.calendarCode': ['calendarCode contains a character that cannot be stored (a lone surrogate or NUL).', 'calendarCode is required and should not be left empty.'] });
+  for (const unstorable of ['x\uD800', 'a\uDC00', 'a\0b']) {
     assert.deepEqual(contentErrors(calendar, { ...base, calendarCode: unstorable }, years), { '$.calendarCode': ['calendarCode contains a character that cannot be stored (a lone surrogate or NUL).'] }, JSON.stringify(unstorable));
   }
   assert.deepEqual(contentErrors(calendar, { ...base, calendarCode: '\uD83D\uDE00' }, years), {}, 'a surrogate pair is fine');
@@ -271,6 +273,40 @@ test('content checks: markup, unstorable text, school years at both bounds, dupl
   assert.deepEqual(contentErrors(calendar, { ...base, gradeLevels: 'x' }, years), {}, 'a collection that is not a list is the schema’s to refuse');
   assert.deepEqual(contentErrors(calendar, { ...base, gradeLevels: [null] }, years), {}, 'so is an item that is no object');
   assert.deepEqual(contentErrors(calendar, { ...base, calendarCode: 7 as unknown as string }, years), {}, 'and a number where text belongs');
+});
+
+test('content checks: required text must show something; control characters other than tab, LF and CR are refused (issue 23 finding 8)', () => {
+  const calendar = resource('calendar');
+  const years = { min: 1991, max: 2050 };
+  const base = { calendarCode: 'c', schoolReference: { schoolId: 1 }, calendarTypeDescriptor: 'd' };
+  const blank = (name: string) => [`${name} is required and should not be left empty.`];
+  // A zero-width space, a word joiner, a byte-order mark, a lone combining mark, spaces of every kind.
+  for (const text of ['\u200B', '\u2060', '\uFEFF', '\u0301', '\u200B\u0301 ', '\u00A0\u3000', '']) {
+    assert.deepEqual(contentErrors(calendar, { ...base, calendarCode: text }, years), { '$.calendarCode': blank('calendarCode') }, JSON.stringify(text));
+  }
+  // Anything visible will do: a letter with its mark, a digit, punctuation, a symbol, private use.
+  for (const text of ['e\u0301', '0', '-', '\u20AC', '\uE000', '\u200Bx']) assert.deepEqual(contentErrors(calendar, { ...base, calendarCode: text }, years), {}, JSON.stringify(text));
+  // In references (the target's key), collection items and nested objects; optional text may be blank.
+  const bell = resource('bellSchedule');
+  assert.deepEqual(contentErrors(bell, { bellScheduleName: 'b', schoolReference: { schoolId: 1 }, alternateDayName: '\u200B', classPeriods: [{ classPeriodReference: { classPeriodName: 'p', schoolId: 1 } }, { classPeriodReference: { classPeriodName: '\u200B', schoolId: 1 } }] }, years), {
+    '$.classPeriods[1].classPeriodReference.classPeriodName': blank('classPeriodName'),
+  });
+  const assessment = resource('assessment');
+  assert.deepEqual(Object.keys(contentErrors(assessment, { contentStandard: { title: '\u200B' }, identificationCodes: [{ identificationCode: '\u0301', assessmentIdentificationSystemDescriptor: 'd' }] }, years)).sort(), ['$.contentStandard.title', '$.identificationCodes[0].identificationCode']);
+
+  for (const c of ['\u0001', '\u0008', '\u000B', '\u000C', '\u001F', '\u007F', '\u0085', '\u009F']) {
+    assert.deepEqual(contentErrors(calendar, { ...base, calendarCode: `a${c}b` }, years), { '$.calendarCode': ['calendarCode contains a control character; only tab, line feed and carriage return are allowed.'] }, JSON.stringify(c));
+  }
+  assert.deepEqual(contentErrors(calendar, { ...base, calendarCode: 'a\tb\nc\r\nd\u00A0e' }, years), {}, 'tab, line feed, carriage return and other spaces are text');
+});
+
+test('blank and control-character text is refused through the API at its path (issue 23 finding 8)', async () => {
+  assert.deepEqual(await refused(await post('students', student('V-5', { firstName: '\u200B' }))), { '$.firstName': ['firstName is required and should not be left empty.'] });
+  assert.deepEqual(await refused(await post('students', student('\u0301'))), { '$.studentUniqueId': ['studentUniqueId is required and should not be left empty.'] });
+  assert.deepEqual(await refused(await post('students', student('V-5', { middleName: 'a\u0001' }))), { '$.middleName': ['middleName contains a control character; only tab, line feed and carriage return are allowed.'] });
+  // Spaces around a zero-width space: blank, not merely padded.
+  assert.deepEqual(await refused(await post('students', student(' \u200B '))), { '$.studentUniqueId': ['studentUniqueId is required and should not be left empty.'] });
+  await accepted(await post('students', student('V-5', { middleName: 'line\none\ttab' })));
 });
 
 test('jsonPath and the wording of every kind of body error', () => {
