@@ -7,8 +7,8 @@ import { model } from '../../spec/model/index.js';
 import { startForTest } from '../tests/helpers.js';
 import { contentErrors } from './content-checks.js';
 import { normalizeBody as normalized } from './normalize.js';
-import { bodyErrors, jsonPath, queryErrors } from './validation-errors.js';
-import { RequestValidator } from './validator.js';
+import { bodyErrors, jsonPath, queryErrors, REPORTED_PATHS, reportedValidationErrors } from './validation-errors.js';
+import { REPORT_BUDGET, RequestValidator } from './validator.js';
 
 /**
  * Write-body validation (seed: Errors, Limits; decisions #4, #5, #10, #28) in process: the
@@ -309,6 +309,49 @@ test('blank and control-character text is refused through the API at its path (i
   await accepted(await post('students', student('V-5', { middleName: 'line\none\ttab' })));
 });
 
+test('a refusal lists at most 100 failing paths and says how many were found (issue 23 finding 2)', async () => {
+  // 150 items each missing their one required member: 150 paths found by the schema, the first
+  // 100 listed; the checks after the schema's are not run (the list is full), so 150 is a floor.
+  const many = await post('bellSchedules', bellSchedule('B', { classPeriods: Array.from({ length: 150 }, () => ({})) }));
+  assert.equal(many.status, 400);
+  const problem = await many.json() as { detail: string; validationErrors: Record<string, string[]> };
+  assert.equal(problem.detail, "Data validation failed at 150 or more paths (a refused body is searched only as far as the listed failures need); 'validationErrors' lists the first 100.");
+  assert.deepEqual(Object.keys(problem.validationErrors), Array.from({ length: 100 }, (_, i) => `$.classPeriods[${i}].classPeriodReference`));
+  // Before: 70,000 empty items with five required members each gave 500 (a stack overflow in the
+  // validator); 40,000 a 13 MB answer. Now a 4 MB body of them is read for its errors in a bounded
+  // copy, and the count is a floor.
+  const community = (n: number) => JSON.stringify({
+    communityOrganizationId: 7, nameOfInstitution: 'C', categories: [{ educationOrganizationCategoryDescriptor: `${NS}/EducationOrganizationCategoryDescriptor#School` }],
+    addresses: Array.from({ length: n }, () => ({})),
+  });
+  for (const n of [70_000, 1_390_000]) {
+    const res = await post('communityOrganizations', community(n));
+    const text = await res.text();
+    assert.equal(res.status, 400, text.slice(0, 300));
+    const body = JSON.parse(text) as { detail: string; validationErrors: Record<string, string[]> };
+    assert.equal(Object.keys(body.validationErrors).length, 100);
+    assert.deepEqual(body.validationErrors['$.addresses[0].city'], ['city is required.']);
+    assert.match(body.detail, /^Data validation failed at \d+ or more paths \(a refused body is searched only as far as the listed failures need\); 'validationErrors' lists the first 100\.$/);
+    assert.ok(text.length < 16_000, `${text.length} bytes`);
+  }
+});
+
+test('reportedValidationErrors: all paths up to 100, else the first 100 with the count; values echoed in part', () => {
+  const errors = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`$.a[${i}]`, ['m']]));
+  assert.deepEqual(reportedValidationErrors(errors(100)), { validationErrors: errors(100) });
+  assert.deepEqual(reportedValidationErrors(errors(101)), { validationErrors: errors(100), detail: "Data validation failed at 101 paths; 'validationErrors' lists the first 100." });
+  assert.deepEqual(reportedValidationErrors(errors(3), false), { validationErrors: errors(3), detail: "Data validation failed at 3 or more paths (a refused body is searched only as far as the listed failures need); 'validationErrors' lists the first 3." });
+  assert.equal(REPORTED_PATHS, 100);
+  const e = (keyword: string, params: Record<string, unknown> = {}) => ({ instancePath: '/requestBody/s', keyword, params, schemaPath: '' }) as ErrorObject;
+  const long = 'x'.repeat(5000);
+  assert.deepEqual(bodyErrors([e('type', { type: 'integer' }), e('format', { format: 'date' }), e('enum')], { s: long })['$.s'], [
+    `The value "${'x'.repeat(99)}… is not valid for s; expected integer.`,
+    `The value '${'x'.repeat(100)}…' is not valid for s.`,
+    `The value "${'x'.repeat(99)}… is not valid for s.`,
+  ]);
+  assert.deepEqual(queryErrors([{ instancePath: '/query/limit', keyword: 'type', params: {}, schemaPath: '' } as ErrorObject], { limit: long }).map((q) => q.message), [`The value '${'x'.repeat(100)}…' is not valid for limit.`]);
+});
+
 test('jsonPath and the wording of every kind of body error', () => {
   assert.equal(jsonPath([]), '$');
   assert.equal(jsonPath(['a', '0', 'b', '12']), '$.a[0].b[12]');
@@ -394,9 +437,26 @@ test('the validator compiles named operations ahead of use and refuses an operat
   assert.throws(() => validator.validate('nosuchOperation', { query: {} }), (e: Error) => e.message === 'unknown operation nosuchOperation');
   const { getAll, post } = operationIds(resource('student'));
   validator.warm([getAll, post]);
-  assert.deepEqual(validator.validate(getAll, { query: { limit: '5', totalCount: 'true' } }), { errors: [], query: { limit: 5, totalCount: true } });
+  assert.deepEqual(validator.validate(getAll, { query: { limit: '5', totalCount: 'true' } }), { errors: [], query: { limit: 5, totalCount: true }, complete: true });
   const { errors, query } = validator.validate(getAll, { query: { limit: 'x', offset: '2' } });
   assert.deepEqual([errors.map((e) => e.instancePath), query], [['/query/limit'], { limit: 'x', offset: 2 }]);
   assert.deepEqual(validator.validate(post, { query: {}, body: student('V-9') }).errors, []);
   assert.deepEqual(validator.validate(post, { query: {}, body: { ...student('V-9'), birthDate: 5 } }).errors.map((e) => [e.instancePath, e.keyword]), [['/requestBody/birthDate', 'type']]);
+
+  // A refused body is read for all its errors only in a copy of REPORT_BUDGET values: the errors
+  // of 1.4 million empty items (five required members each) are bounded by the budget, not the body.
+  const community = operationIds(resource('communityOrganization')).post;
+  const base = { communityOrganizationId: 7, nameOfInstitution: 'C', categories: [{ educationOrganizationCategoryDescriptor: 'd' }] };
+  const huge = validator.validate(community, { query: {}, body: { ...base, addresses: Array.from({ length: 1_400_000 }, () => ({})) } });
+  assert.equal(huge.complete, false);
+  assert.ok(huge.errors.length <= 5 * REPORT_BUDGET, String(huge.errors.length));
+  assert.ok(huge.errors.length >= 5 * (REPORT_BUDGET - 10), String(huge.errors.length));
+  // Every error of a small body, each once; the copy is not cut.
+  const small = validator.validate(community, { query: {}, body: { ...base, addresses: [{}, {}] } });
+  assert.deepEqual([small.complete, small.errors.length], [true, 10]);
+  // A failure past the copy is still found: acceptance reads the whole body.
+  const address = { addressTypeDescriptor: 'd', streetNumberName: 's', city: 'cc', stateAbbreviationDescriptor: 'd', postalCode: 'p' };
+  const late = validator.validate(community, { query: {}, body: { ...base, addresses: [...Array.from({ length: REPORT_BUDGET }, () => address), {}] } });
+  assert.deepEqual([late.complete, late.errors.map((e) => e.instancePath)], [false, [`/requestBody/addresses/${REPORT_BUDGET}`]]);
+  assert.deepEqual(validator.validate(community, { query: {}, body: { ...base, addresses: Array.from({ length: 3 * REPORT_BUDGET }, () => address) } }), { errors: [], query: {}, complete: true });
 });

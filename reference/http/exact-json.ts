@@ -132,11 +132,16 @@ export function stringifyExact(value: unknown): string {
   return big ? text.replace(/"\\u0001bigint:(-?\d+)"/g, '$1') : text;
 }
 
-/** Every BigInt in a document, with its JSON path. */
-export function bigIntegers(v: unknown, path = '$', out: { path: string; value: bigint }[] = []): { path: string; value: bigint }[] {
-  if (typeof v === 'bigint') out.push({ path, value: v });
-  else if (Array.isArray(v)) v.forEach((x, i) => bigIntegers(x, `${path}[${i}]`, out));
-  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) bigIntegers(x, `${path}.${k}`, out);
+/** Every BigInt in a document, with its JSON path (built only for those: most documents have none). */
+export function bigIntegers(v: unknown): { path: string; value: bigint }[] {
+  const out: { path: string; value: bigint }[] = [];
+  const keys: (string | number)[] = [];
+  const visit = (x: unknown): void => {
+    if (typeof x === 'bigint') out.push({ path: keys.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : `${p}.${k}`), '$'), value: x });
+    else if (Array.isArray(x)) for (let i = 0; i < x.length; i++) { keys.push(i); visit(x[i]); keys.pop(); }
+    else if (x && typeof x === 'object') for (const k of Object.keys(x)) { keys.push(k); visit((x as Record<string, unknown>)[k]); keys.pop(); }
+  };
+  visit(v);
   return out;
 }
 
