@@ -26,8 +26,10 @@ export function reportedValidationErrors(errors: ValidationErrors, complete = tr
   if (paths.length <= REPORTED_PATHS && complete) return { validationErrors: errors };
   const listed = paths.slice(0, REPORTED_PATHS);
   const validationErrors = Object.fromEntries(listed.map((p) => [p, errors[p]]));
-  const found = complete ? `${paths.length} paths` : `${paths.length} or more paths (a refused body is searched only as far as the listed failures need)`;
-  return { validationErrors, detail: `Data validation failed at ${found}; 'validationErrors' lists the first ${listed.length}.` };
+  // The upstream detail, then the count (detail is the human text; the seed's shape has no count member).
+  const counted = `it lists ${listed.length} of ${paths.length} failing paths`;
+  const more = complete ? '.' : ' found; a refused body is searched only as far as the list needs, so more may fail.';
+  return { validationErrors, detail: `Data validation failed. See 'validationErrors' for details: ${counted}${more}` };
 }
 
 /** The longest echo of a sent value in a message: a message names the value, it does not return the body. */

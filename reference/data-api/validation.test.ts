@@ -315,7 +315,7 @@ test('a refusal lists at most 100 failing paths and says how many were found (is
   const many = await post('bellSchedules', bellSchedule('B', { classPeriods: Array.from({ length: 150 }, () => ({})) }));
   assert.equal(many.status, 400);
   const problem = await many.json() as { detail: string; validationErrors: Record<string, string[]> };
-  assert.equal(problem.detail, "Data validation failed at 150 or more paths (a refused body is searched only as far as the listed failures need); 'validationErrors' lists the first 100.");
+  assert.equal(problem.detail, "Data validation failed. See 'validationErrors' for details: it lists 100 of 150 failing paths found; a refused body is searched only as far as the list needs, so more may fail.");
   assert.deepEqual(Object.keys(problem.validationErrors), Array.from({ length: 100 }, (_, i) => `$.classPeriods[${i}].classPeriodReference`));
   // Before: 70,000 empty items with five required members each gave 500 (a stack overflow in the
   // validator); 40,000 a 13 MB answer. Now a 4 MB body of them is read for its errors in a bounded
@@ -331,7 +331,7 @@ test('a refusal lists at most 100 failing paths and says how many were found (is
     const body = JSON.parse(text) as { detail: string; validationErrors: Record<string, string[]> };
     assert.equal(Object.keys(body.validationErrors).length, 100);
     assert.deepEqual(body.validationErrors['$.addresses[0].city'], ['city is required.']);
-    assert.match(body.detail, /^Data validation failed at \d+ or more paths \(a refused body is searched only as far as the listed failures need\); 'validationErrors' lists the first 100\.$/);
+    assert.match(body.detail, /^Data validation failed\. See 'validationErrors' for details: it lists 100 of \d+ failing paths found; a refused body is searched only as far as the list needs, so more may fail\.$/);
     assert.ok(text.length < 16_000, `${text.length} bytes`);
   }
 });
@@ -339,8 +339,8 @@ test('a refusal lists at most 100 failing paths and says how many were found (is
 test('reportedValidationErrors: all paths up to 100, else the first 100 with the count; values echoed in part', () => {
   const errors = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`$.a[${i}]`, ['m']]));
   assert.deepEqual(reportedValidationErrors(errors(100)), { validationErrors: errors(100) });
-  assert.deepEqual(reportedValidationErrors(errors(101)), { validationErrors: errors(100), detail: "Data validation failed at 101 paths; 'validationErrors' lists the first 100." });
-  assert.deepEqual(reportedValidationErrors(errors(3), false), { validationErrors: errors(3), detail: "Data validation failed at 3 or more paths (a refused body is searched only as far as the listed failures need); 'validationErrors' lists the first 3." });
+  assert.deepEqual(reportedValidationErrors(errors(101)), { validationErrors: errors(100), detail: "Data validation failed. See 'validationErrors' for details: it lists 100 of 101 failing paths." });
+  assert.deepEqual(reportedValidationErrors(errors(3), false), { validationErrors: errors(3), detail: "Data validation failed. See 'validationErrors' for details: it lists 3 of 3 failing paths found; a refused body is searched only as far as the list needs, so more may fail." });
   assert.equal(REPORTED_PATHS, 100);
   const e = (keyword: string, params: Record<string, unknown> = {}) => ({ instancePath: '/requestBody/s', keyword, params, schemaPath: '' }) as ErrorObject;
   const long = 'x'.repeat(5000);
