@@ -47,7 +47,11 @@ export async function prepareTarget(opts: Omit<FuzzTarget, 'token' | 'samples'>)
     samples.push({
       name: r.name,
       endpoint: r.endpoint,
-      docs: items.map(({ id: _id, _etag, _lastModifiedDate, [`${r.name}Id`]: _descriptorId, ...doc }) => doc),
+      // A descriptor's own id (schoolTypeDescriptorId) is the server's; a school's schoolId is its key.
+      docs: items.map(({ id: _id, _etag, _lastModifiedDate, ...doc }) => {
+        if (r.isDescriptor) delete doc[`${r.name}Id`];
+        return doc;
+      }),
       ids: items.map((i) => String(i.id)),
       etags: items.map((i) => String(i._etag)),
       queryFields: Object.keys(r.queryFields),
