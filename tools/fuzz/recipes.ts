@@ -90,23 +90,25 @@ const common = {
   host: sometimes(fc.constantFrom('evil.test', 'a:b:c', '[::1]:80', 'x'.repeat(300), '127.0.0.1:1', ''), 30, undefined),
 };
 
-const body: fc.Arbitrary<BodyRecipe> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ t: fc.constant('json' as const), value: json }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('sample' as const) }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('drop' as const), path }) },
-  { weight: 5, arbitrary: fc.record({ t: fc.constant('wrong-type' as const), path, variant: fc.nat() }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('replace' as const), path, value: json }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('truncate' as const), cut: fc.nat() }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('deep' as const), depth: fc.oneof(fc.integer({ min: 20, max: 800 }), fc.integer({ min: 800, max: 20_000 }), fc.integer({ min: 20_000, max: 150_000 })), shape: fc.constantFrom('array' as const, 'object' as const, 'mixed' as const), inField: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('huge' as const), bytes: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1000, max: 100_000 }) }, { weight: 2, arbitrary: fc.integer({ min: 100_000, max: 900_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 1_100_000, max: 4_000_000 }) }), where: fc.constantFrom('field' as const, 'key' as const, 'array' as const, 'raw' as const, 'number' as const, 'escapes' as const), char: fc.constantFrom('a', 'é', '😀', '\u0000', '"', '\\', '<', ' ', '1') }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('proto' as const), keys: fc.subarray(PROTO_KEYS, { minLength: 1 }), nested: fc.boolean(), value: json }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('bigint' as const), digits: fc.integer({ min: 15, max: 400 }), negative: fc.boolean(), fraction: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('charset' as const), enc: fc.constantFrom('utf16le' as const, 'utf16le-bom' as const, 'latin1' as const, 'invalid-utf8' as const, 'utf8-bom' as const, 'nul' as const, 'lone-surrogate' as const) }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('text' as const), text: anyString(80) }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('bytes' as const), bytes: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 120 }) }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('empty' as const), ws: fc.constantFrom('', ' ', '\n', '\t\r\n ', '\uFEFF') }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('dup-keys' as const), value: json }) },
-);
+/** Every kind of body, with its weight; `--recipe <kind>` fuzzes one alone. */
+export const BODY_RECIPES: { [K in BodyRecipe['t']]: { weight: number; arbitrary: fc.Arbitrary<Extract<BodyRecipe, { t: K }>> } } = {
+  'json': { weight: 4, arbitrary: fc.record({ t: fc.constant('json' as const), value: json }) },
+  'sample': { weight: 1, arbitrary: fc.record({ t: fc.constant('sample' as const) }) },
+  'drop': { weight: 3, arbitrary: fc.record({ t: fc.constant('drop' as const), path }) },
+  'wrong-type': { weight: 5, arbitrary: fc.record({ t: fc.constant('wrong-type' as const), path, variant: fc.nat() }) },
+  'replace': { weight: 3, arbitrary: fc.record({ t: fc.constant('replace' as const), path, value: json }) },
+  'truncate': { weight: 3, arbitrary: fc.record({ t: fc.constant('truncate' as const), cut: fc.nat() }) },
+  'deep': { weight: 2, arbitrary: fc.record({ t: fc.constant('deep' as const), depth: fc.oneof(fc.integer({ min: 20, max: 800 }), fc.integer({ min: 800, max: 20_000 }), fc.integer({ min: 20_000, max: 150_000 })), shape: fc.constantFrom('array' as const, 'object' as const, 'mixed' as const), inField: fc.boolean() }) },
+  'huge': { weight: 2, arbitrary: fc.record({ t: fc.constant('huge' as const), bytes: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1000, max: 100_000 }) }, { weight: 2, arbitrary: fc.integer({ min: 100_000, max: 900_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 1_100_000, max: 4_000_000 }) }), where: fc.constantFrom('field' as const, 'key' as const, 'array' as const, 'raw' as const, 'number' as const, 'escapes' as const), char: fc.constantFrom('a', 'é', '😀', '\u0000', '"', '\\', '<', ' ', '1') }) },
+  'proto': { weight: 3, arbitrary: fc.record({ t: fc.constant('proto' as const), keys: fc.subarray(PROTO_KEYS, { minLength: 1 }), nested: fc.boolean(), value: json }) },
+  'bigint': { weight: 2, arbitrary: fc.record({ t: fc.constant('bigint' as const), digits: fc.integer({ min: 15, max: 400 }), negative: fc.boolean(), fraction: fc.boolean() }) },
+  'charset': { weight: 2, arbitrary: fc.record({ t: fc.constant('charset' as const), enc: fc.constantFrom('utf16le' as const, 'utf16le-bom' as const, 'latin1' as const, 'invalid-utf8' as const, 'utf8-bom' as const, 'nul' as const, 'lone-surrogate' as const) }) },
+  'text': { weight: 2, arbitrary: fc.record({ t: fc.constant('text' as const), text: anyString(80) }) },
+  'bytes': { weight: 1, arbitrary: fc.record({ t: fc.constant('bytes' as const), bytes: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 120 }) }) },
+  'empty': { weight: 1, arbitrary: fc.record({ t: fc.constant('empty' as const), ws: fc.constantFrom('', ' ', '\n', '\t\r\n ', '\uFEFF') }) },
+  'dup-keys': { weight: 1, arbitrary: fc.record({ t: fc.constant('dup-keys' as const), value: json }) },
+};
+const body: fc.Arbitrary<BodyRecipe> = fc.oneof(...Object.values(BODY_RECIPES) as { weight: number; arbitrary: fc.Arbitrary<BodyRecipe> }[]);
 const contentType = fc.oneof({ weight: 10, arbitrary: fc.constant('application/json') }, { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: headerValue });
 const ifMatch = fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.oneof(headerValue, fc.constantFrom('*', '"1"', 'W/"2"', '"', '""', ',,', '"1", "2"', 'W/', '*,*')) });
 const id: fc.Arbitrary<IdRecipe> = fc.oneof(
@@ -171,9 +173,20 @@ const rosterRecipe: fc.Arbitrary<Recipe> = fc.record({
 /** The recipe arbitrary: about a fifth of the requests go to the rostering service. */
 export const recipes: fc.Arbitrary<Recipe> = fc.oneof({ weight: 4, arbitrary: dataRecipe }, { weight: 1, arbitrary: rosterRecipe });
 
-/** `count` recipes, deterministic for a seed. */
-export function generate(seed: number, count: number): Recipe[] {
-  return fc.sample(recipes, { seed, numRuns: count });
+/** POSTs and PUTs whose body is of one kind only (`npm run fuzz -- --recipe <kind>`). */
+export function recipesWithBody(kind: BodyRecipe['t']): fc.Arbitrary<Recipe> {
+  const only = BODY_RECIPES[kind].arbitrary as fc.Arbitrary<BodyRecipe>;
+  // A valid token, JSON and no stray headers: the body is what is judged, not what comes before it.
+  const plain = { auth: fc.constant('valid' as const), headers: fc.constant([] as Header[]), correlation: common.correlation };
+  return fc.oneof(
+    { weight: 2, arbitrary: fc.record({ k: fc.constant('post' as const), res: fc.nat(), sample: fc.nat(), body: only, ct: fc.constant('application/json'), chunked: fc.boolean(), ...plain }) },
+    { weight: 1, arbitrary: fc.record({ k: fc.constant('put' as const), res: fc.nat(), sample: fc.nat(), id: fc.record({ t: fc.constant('existing' as const), i: fc.nat(), spelling: fc.constant('plain' as const) }), body: only, ct: fc.constant('application/json'), ifMatch: fc.constant(null), chunked: fc.boolean(), ...plain }) },
+  );
+}
+
+/** `count` recipes, deterministic for a seed (only POSTs and PUTs with one kind of body when `only` is given). */
+export function generate(seed: number, count: number, only?: BodyRecipe['t']): Recipe[] {
+  return fc.sample(only ? recipesWithBody(only) : recipes, { seed, numRuns: count });
 }
 
 /** The seed of the b-th batch of a run: distinct runs never share batches. */

@@ -77,12 +77,14 @@ export interface FuzzSetup {
  * Starts the reference as a child process with the fuzzing configuration (demo data, so that
  * there are valid documents to break; a 1 MiB body limit; a durable store) and prepares the target.
  */
-export async function startFuzzTarget(opts: { heapMb?: number } = {}): Promise<FuzzSetup> {
+export async function startFuzzTarget(opts: { heapMb?: number; port?: number } = {}): Promise<FuzzSetup> {
   const dir = mkdtempSync(join(tmpdir(), 'fuzz-'));
   const child = await startChildReference({
     dir,
     ...(opts.heapMb ? { heapMb: opts.heapMb } : {}),
     config: {
+      // Free ports unless given (the rostering service on the next one).
+      ...(opts.port ? { port: opts.port, rosteringPort: opts.port + 1 } : {}),
       demoData: true,
       maxBodyBytes: FUZZ_MAX_BODY_BYTES,
       dataStore: `file:${join(dir, 'store.json')}`,
