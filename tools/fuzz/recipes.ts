@@ -26,7 +26,11 @@ export type BodyRecipe =
   | { t: 'text'; text: string }
   | { t: 'bytes'; bytes: number[] }
   | { t: 'empty'; ws: string }
-  | { t: 'dup-keys'; value: Json };
+  | { t: 'dup-keys'; value: Json }
+  // Issue 23, finding 1: a long run of digits in a number member, as text or as a literal, then a tail.
+  | { t: 'numeric-text'; digits: number; quoted: boolean; tail: number }
+  // Finding 2: a collection of very many items that each fail (empty, a scalar, the first item repeated).
+  | { t: 'many-items'; count: number; item: 'empty' | 'scalar' | 'repeat' };
 
 export type IdRecipe =
   | { t: 'existing'; i: number; spelling: 'plain' | 'upper' | 'dashes' | 'braces' | 'dashes-upper' }
@@ -107,6 +111,8 @@ export const BODY_RECIPES: { [K in BodyRecipe['t']]: { weight: number; arbitrary
   'bytes': { weight: 1, arbitrary: fc.record({ t: fc.constant('bytes' as const), bytes: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 120 }) }) },
   'empty': { weight: 1, arbitrary: fc.record({ t: fc.constant('empty' as const), ws: fc.constantFrom('', ' ', '\n', '\t\r\n ', '\uFEFF') }) },
   'dup-keys': { weight: 1, arbitrary: fc.record({ t: fc.constant('dup-keys' as const), value: json }) },
+  'numeric-text': { weight: 1, arbitrary: fc.record({ t: fc.constant('numeric-text' as const), digits: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1000, max: 100_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 100_000, max: 4_100_000 }) }), quoted: fc.boolean(), tail: fc.nat() }) },
+  'many-items': { weight: 1, arbitrary: fc.record({ t: fc.constant('many-items' as const), count: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 100, max: 70_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 70_000, max: 1_400_000 }) }), item: fc.constantFrom('empty' as const, 'scalar' as const, 'repeat' as const) }) },
 };
 const body: fc.Arbitrary<BodyRecipe> = fc.oneof(...Object.values(BODY_RECIPES) as { weight: number; arbitrary: fc.Arbitrary<BodyRecipe> }[]);
 const contentType = fc.oneof({ weight: 10, arbitrary: fc.constant('application/json') }, { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: headerValue });
