@@ -38,8 +38,10 @@ export function judge(req: HttpRequest, ex: Exchange, target: Pick<FuzzTarget, '
   const text = ex.body.toString('utf8');
   if (status >= 500) problems.push(`status ${status}`);
   else if (status < 200 || (status >= 300 && status < 400 && status !== 304)) problems.push(`unexpected status ${status}`);
-  // What the recipe knows of the answer (issue 23): a body no deployment may store is refused.
+  // What the recipe knows of the answer (issue 23): a body no deployment may store is refused,
+  // and a number its member's type holds is not refused at that member (finding 8).
   if (req.mustRefuse && status >= 200 && status < 300) problems.push(`accepted ${req.mustRefuse} (${status})`);
+  if (req.mustRead && status === 400 && refusedAt(text).includes(req.mustRead.path)) problems.push(`refused ${req.mustRead.what} at ${req.mustRead.path}`);
   // A body over the limit must never be accepted or parsed (answers decided before reading it,
   // such as 401, 404, 415 or a refused charset, are fine).
   if (oversize && readsBody(req) && (status < 300 || judgedBody(text))) problems.push(`a ${req.body!.length}-byte body (limit ${target.maxBodyBytes}) answered ${status}, not 413`);
@@ -47,6 +49,16 @@ export function judge(req: HttpRequest, ex: Exchange, target: Pick<FuzzTarget, '
   if (found.length && (status >= 400 || found.some((f) => target.forbidden.some((x) => x.label === f)))) problems.push(`leaks ${found.join(', ')}`);
   if (status >= 400 && req.method !== 'HEAD') problems.push(...(req.service === 'data' ? problemBodyErrors(req, ex, text) : statusBodyErrors(ex, text)));
   return problems;
+}
+
+/** The paths a validation answer names (none when it is no such answer). */
+function refusedAt(text: string): string[] {
+  try {
+    const v = (JSON.parse(text) as { validationErrors?: Record<string, unknown> }).validationErrors;
+    return v && typeof v === 'object' ? Object.keys(v) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** A validation answer about the body's content (not only the route's id): the body was parsed. */

@@ -11,8 +11,8 @@
  *        [--port P] [--recipe KIND]
  * --port puts the data API on P and the rostering service on P+1 (default: free ports).
  * --recipe sends only POSTs and PUTs whose body is of one kind (tools/fuzz/recipes.ts,
- * BODY_RECIPES), e.g. the recipes that hold issue 23 fixed: numeric-text (finding 1) and
- * many-items (finding 2).
+ * BODY_RECIPES), e.g. the recipes that hold issue 23 fixed: numeric-text (finding 1),
+ * many-items (finding 2), number-spelling, odd-text and nfc-pair (finding 8).
  * Exits 0 when clean; 1 on any finding (5xx, malformed 4xx, leak, hang), a crash, fewer
  * requests than asked, or memory over the bound.
  */
@@ -23,7 +23,8 @@ if (process.argv.includes('--help') || process.argv.includes('-h')) {
          [--max-rss-mb 1024] [--heap-mb 768] [--show 10] [--port P] [--recipe KIND]
   --port P       the data API on port P, the rostering service on P+1 (default: free ports)
   --recipe KIND  only POSTs and PUTs whose body is of this kind: ${Object.keys(BODY_RECIPES).join(', ')}
-                 (issue 23: numeric-text holds finding 1, many-items finding 2)`);
+                 (issue 23: numeric-text holds finding 1, many-items finding 2, number-spelling,
+                 odd-text and nfc-pair finding 8)`);
   process.exit(0);
 }
 

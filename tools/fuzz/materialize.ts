@@ -1,7 +1,7 @@
 /** Materialization: a recipe becomes the HTTP request (huge strings and deep nesting are built only here). */
 import { AVAILABLE_CHANGE_VERSIONS_PATH, DATA_ROOT, TOKEN_PATH } from '../../spec/generate/openapi-data.js';
-import { COMMON_QUERY, flipCase, type Auth, type BodyRecipe, type IdRecipe, type QueryParam, type Recipe } from './recipes.js';
-import { shapeOf, type Shape } from './shapes.js';
+import { COMMON_QUERY, flipCase, UNICODE_PAIRS, type Auth, type BodyRecipe, type IdRecipe, type QueryParam, type Recipe } from './recipes.js';
+import { exactNumber, numberVerdict, shapeOf, type Shape } from './shapes.js';
 import type { FuzzTarget, ResourceSample } from './target.js';
 
 export interface HttpRequest {
@@ -14,14 +14,17 @@ export interface HttpRequest {
   chunked?: boolean;
   /** A short description of what was broken, for the histogram of kinds and for reports. */
   kind: string;
-  /** What the answer must be, when the recipe knows (issue 23 findings 1 and 2). */
+  /** What the answer must be, when the recipe knows (issue 23 findings 1, 2 and 8). */
   mustRefuse?: string;
+  mustRead?: { path: string; what: string };
 }
 
 /** What a body recipe knows of its answer. */
 export interface Expectation {
   /** Why the write must be refused: a 2xx is then a finding. */
   mustRefuse?: string;
+  /** A member whose value the type holds: a 400 naming this path is then a finding. */
+  mustRead?: { path: string; what: string };
 }
 
 const pick = <T>(list: T[], i: number): T | undefined => (list.length ? list[i % list.length] : undefined);
@@ -172,6 +175,40 @@ export function materializeBody(recipe: BodyRecipe, sample: Record<string, unkno
       const refuse = coll && (recipe.item !== 'repeat' || first === undefined || coll.keyed);
       return { bytes: text(withMember(doc, name, `[${Array(count).fill(item).join(',')}]`)), note: `many items (${count} ${recipe.item})`, ...(refuse ? { mustRefuse: `${count} failing ${name} items` } : {}) };
     }
+    case 'number-spelling': {
+      // Finding 8: a number member of a kind, spelled so that a lossy reading stores something else.
+      const members = shape?.numbers[recipe.kind] ?? [];
+      const member = members.length ? members[recipe.member % members.length] : undefined;
+      const name = member?.name ?? numericMember(doc) ?? firstString;
+      const literal = !recipe.quoted && exactNumber(recipe.spelling) !== undefined;
+      const value = literal ? recipe.spelling : JSON.stringify(recipe.spelling);
+      const verdict = member ? numberVerdict(recipe.spelling, recipe.kind, member) : undefined;
+      const note = `number spelling ${value} in ${member ? `an ${recipe.kind}` : 'a'} member`;
+      const expect = verdict === 'refuse' ? { mustRefuse: `${value} in the ${recipe.kind} ${name}` } : verdict === 'read' ? { mustRead: { path: `$.${name}`, what: `${value}, a value of ${recipe.kind}${member?.maximum !== undefined || member?.minimum !== undefined ? ' within its bounds' : ''}` } } : {};
+      return { bytes: text(withMember(doc, name, value)), note, ...expect };
+    }
+    case 'odd-text': {
+      // Finding 8: text with no visible character where text is required, or with a control character.
+      const blank = !/[\p{L}\p{N}\p{P}\p{S}\p{Co}]/u.test(recipe.text);
+      const texts = shape ? (blank && !recipe.append && shape.texts.some((t) => t.required) ? shape.texts.filter((t) => t.required) : shape.texts) : [];
+      const member = texts.length ? texts[recipe.member % texts.length] : undefined;
+      const name = member?.name ?? firstString;
+      doc[name] = recipe.append ? `${typeof doc[name] === 'string' ? doc[name] as string : 'x'}${recipe.text}` : recipe.text;
+      // Control characters other than tab, LF and CR are refused in any text member.
+      const control = /[\x01-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]/.test(recipe.text);
+      const refuse = member && (control ? `a control character in ${name}` : blank && !recipe.append && member.required ? `text with no visible character in the required ${name}` : undefined);
+      return { bytes: text(JSON.stringify(doc)), note: `odd text${control ? ' (control)' : blank ? ' (blank)' : ''}`, ...(refuse ? { mustRefuse: refuse } : {}) };
+    }
+    case 'nfc-pair': {
+      // Finding 8: two items keyed by one text, in its composed and decomposed spellings: one key twice.
+      const [composed, decomposed] = UNICODE_PAIRS[recipe.pair % UNICODE_PAIRS.length];
+      const c = shape?.textKeyed.length ? shape.textKeyed[recipe.member % shape.textKeyed.length] : undefined;
+      if (!c) return { bytes: text(JSON.stringify({ ...doc, [firstString]: decomposed })), note: 'unicode pair' };
+      // Long enough for any minimum length of these members (five characters at most).
+      const item = (key: string) => Object.fromEntries(c.required.map((m) => [m.name, m.name === c.key ? `fuzz ${key}` : 'fuzz filler']));
+      doc[c.name] = [item(composed), item(decomposed)];
+      return { bytes: text(JSON.stringify(doc)), note: 'unicode pair of item keys', mustRefuse: `two ${c.name} items whose ${c.key} differs only in Unicode spelling` };
+    }
     case 'bigint': {
       const digits = `${recipe.negative ? '-' : ''}9${'8'.repeat(recipe.digits - 1)}${recipe.fraction ? '.5' : ''}`;
       const numeric = Object.keys(doc).find((k) => typeof doc[k] === 'number') ?? firstString;
@@ -246,10 +283,13 @@ const fittingCache = new WeakMap<FuzzTarget, Map<string, ResourceSample[]>>();
 /** The samples a body recipe that needs a member of a kind can break (undefined: any sample will do). */
 function fitting(target: FuzzTarget, b: BodyRecipe): ResourceSample[] | undefined {
   const need = b.t === 'numeric-text' ? (s: Shape) => s.numbers.double.length > 0
-    : b.t === 'many-items' ? (s: Shape) => s.collections.length > 0
-      : undefined;
+    : b.t === 'number-spelling' ? (s: Shape) => s.numbers[b.kind].length > 0
+      : b.t === 'many-items' ? (s: Shape) => s.collections.length > 0
+        : b.t === 'odd-text' ? (s: Shape) => s.texts.length > 0
+          : b.t === 'nfc-pair' ? (s: Shape) => s.textKeyed.length > 0
+            : undefined;
   if (!need) return undefined;
-  const key = b.t;
+  const key = b.t === 'number-spelling' ? `${b.t} ${b.kind}` : b.t;
   let byKey = fittingCache.get(target);
   if (!byKey) fittingCache.set(target, (byKey = new Map()));
   let fit = byKey.get(key);
