@@ -1,14 +1,19 @@
+import type { Fields } from '../../spec/model/dsl.js';
 import type { CompiledResource } from '../../spec/model/compiled.js';
 import { stringifyExact } from '../http/exact-json.js';
 import { expandPaths } from '../store/json-path.js';
+import { keyText } from '../store/keys.js';
 import type { ValidationErrors } from './validation-errors.js';
+import { isBlank } from './visible-text.js';
 
 /**
  * Checks on stored content the schema cannot express: dangerous markup (decisions #10), text
- * that cannot be stored as UTF-8 (decisions #28),
- * the configured school-year range (seed Limits), and duplicate items of a collection
- * (items are identified by their key fields): one error at the collection's path naming the
- * first item that repeats an earlier one, as ODS/API and DMS report it (decisions #46).
+ * that cannot be stored as UTF-8 (decisions #28), control characters, required text with no
+ * visible character (visible-text.ts; the schema's pattern sees only white space), the
+ * configured school-year range (seed Limits), and duplicate items of a collection (items are
+ * identified by their key fields, compared as natural keys are): one error at the collection's
+ * path naming the first item that repeats an earlier one, as ODS/API and DMS report it
+ * (decisions #46).
  */
 
 /** `<` followed by a letter, `!`, `/` or `?`, or `&#`: the classic cross-site-scripting shapes. */
@@ -20,6 +25,37 @@ const DANGEROUS = /<[A-Za-z!/?]|&#/;
  */
 const unstorable = (s: string) => !(s as string & { isWellFormed(): boolean }).isWellFormed() || s.includes('\0');
 
+/**
+ * Control characters (C0, DEL, C1) other than tab, line feed and carriage return, and NUL
+ * (refused as unstorable above): text that shows nothing and means nothing in a record, and
+ * breaks what later reads it (issue 23 finding 8).
+ */
+const CONTROL = /[\x01-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]/;
+
+/**
+ * Paths (`[*]` for items) of the text that must show something: string members that are
+ * required or part of a key, and the string fields of references (the target's key), as the
+ * schema gives them its not-blank pattern. Computed once per resource.
+ */
+const requiredTextCache = new WeakMap<CompiledResource, string[]>();
+function requiredText(resource: CompiledResource): string[] {
+  let paths = requiredTextCache.get(resource);
+  if (!paths) {
+    paths = [];
+    collectRequiredText(resource.fields, '$', paths);
+    for (const r of resource.references) for (const f of r.fields) if (f.kind === 'string') paths.push(`${r.path}.${f.property}`);
+    requiredTextCache.set(resource, paths);
+  }
+  return paths;
+}
+function collectRequiredText(fields: Fields, base: string, out: string[]): void {
+  for (const [name, f] of Object.entries(fields)) {
+    if (f.kind === 'string' && (f.identity || (f.required && !f.readOnly))) out.push(`${base}.${name}`);
+    else if (f.kind === 'collection') collectRequiredText(f.item, `${base}.${name}[*]`, out);
+    else if (f.kind === 'object') collectRequiredText(f.fields, `${base}.${name}`, out);
+  }
+}
+
 export function contentErrors(resource: CompiledResource, doc: Record<string, unknown>, schoolYears: { min: number; max: number }): ValidationErrors {
   const errors: ValidationErrors = {};
   const add = (path: string, message: string) => (errors[path] ??= []).push(message);
@@ -27,19 +63,26 @@ export function contentErrors(resource: CompiledResource, doc: Record<string, un
     if (typeof value === 'string') {
       if (DANGEROUS.test(value)) add(path, `${name} contains a potentially dangerous value.`);
       if (unstorable(value)) add(path, `${name} contains a character that cannot be stored (a lone surrogate or NUL).`);
+      if (CONTROL.test(value)) add(path, `${name} contains a control character; only tab, line feed and carriage return are allowed.`);
     }
     if (/^(schoolYear|.+SchoolYear)$/.test(name) && (typeof value === 'number' || typeof value === 'bigint')) {
       const year = Number(value);
       if (year < schoolYears.min || year > schoolYears.max) add(path, `${name} must be between ${schoolYears.min} and ${schoolYears.max}.`);
     }
   });
+  for (const path of requiredText(resource)) {
+    for (const at of expandPaths(doc, path)) {
+      if (typeof at.value === 'string' && isBlank(at.value)) add(at.path, `${path.slice(path.lastIndexOf('.') + 1)} is required and should not be left empty.`);
+    }
+  }
   for (const c of resource.collections) {
     if (!c.itemKeys.length) continue;
     for (const at of expandPaths(doc, c.path)) {
       if (!Array.isArray(at.value)) continue;
       const seen = new Set<string>();
       const first = (at.value as Record<string, unknown>[]).findIndex((item) => {
-        const key = stringifyExact(c.itemKeys.map((k) => item?.[k]));
+        // Compared as natural keys are: one text in two Unicode spellings is one key.
+        const key = stringifyExact(c.itemKeys.map((k) => { const v = item?.[k]; return typeof v === 'string' ? keyText(v) : v; }));
         if (seen.has(key)) return true;
         seen.add(key);
         return false;

@@ -71,7 +71,7 @@ export function parseJson(text: string): unknown {
     throw new Problem('bad-request:data-validation-failed', { validationErrors: { $: [`The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`] } });
   }
   try {
-    return parseExact(text);
+    return parseExact(text, { keepSources: true });
   } catch (err) {
     const message = `The request body could not be parsed as JSON: ${(err as Error).message}`;
     if (/^\s*[[{]/.test(text)) throw new Problem('bad-request:data-validation-failed', { validationErrors: { $: [message] } });

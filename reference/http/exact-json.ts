@@ -1,57 +1,117 @@
 import { randomBytes } from 'node:crypto';
+import { BIGINT_MAX_DIGITS, exactValue, isInteger, magnitude, scanNumber, toBigInt, type NumberParts } from './json-number.js';
 
 /**
- * JSON with exact integers. `JSON.parse` silently rounds integers past 2^53, so an int64 key
- * such as 9223372036854775807 would be stored as another number (lost data). Integer literals
- * beyond the safe range are read as BigInt and written back digit for digit.
+ * JSON with exact numbers. `JSON.parse` rounds: an int64 key such as 9223372036854775807 would be
+ * stored as another number (lost data), `1e21` would pass as an integer no int64 holds, `1e-400`
+ * would read as 0 and `1.0000000000000001` as the integer 1. So a literal whose JavaScript number
+ * could mislead is read exactly: an integer value beyond ±(2^53−1) becomes a BigInt, whatever
+ * its spelling (`9223372036854775807`, `1e21`, `12.0e20`), written back digit for digit; and the
+ * source text of every such literal is kept beside the parsed document (numberSource) for a
+ * member's type to judge (decisions #28, reference/data-api/normalize.ts).
  */
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-/** Parses JSON text; integers outside ±(2^53−1) become BigInt. */
-export function parseExact(text: string): unknown {
-  if (!/\d{16}/.test(text)) return JSON.parse(text);
-  const nonce = randomBytes(6).toString('hex');
-  const marker = `\u0001int-${nonce}:`;
-  let out = '';
-  let i = 0;
-  let big = false;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === '"') {
-      // Copy the string literal through, escapes included.
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j + 1;
-      continue;
-    }
-    if (c === '-' || (c >= '0' && c <= '9')) {
-      const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-      if (m) {
-        const literal = m[0];
-        if (!m[1] && !m[2] && (BigInt(literal) > SAFE || BigInt(literal) < -SAFE)) {
-          out += JSON.stringify(`${marker}${literal}`);
-          big = true;
-        } else out += literal;
-        i += literal.length;
-        continue;
-      }
-    }
-    out += c;
-    i++;
-  }
-  const parsed = JSON.parse(out) as unknown;
-  return big ? revive(parsed, marker) : parsed;
+/**
+ * A cheap pre-test (bounded repeats, linear): without 16 digits in a row, 17 digits or points in
+ * a row, or a digit before an exponent, every literal has at most 15 significant digits and no
+ * exponent, and its number is exactly what it says.
+ */
+const MAY_MISLEAD = /\d{16}|[\d.]{17}|\d[eE]/;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Source text of the misleading literals, per parsed container and key. */
+const sources = new WeakMap<object, Map<string, string>>();
+
+/** The source text of the number at `container[key]` when its number could mislead, else undefined. */
+export function numberSource(container: object, key: string | number): string | undefined {
+  return sources.get(container)?.get(String(key));
 }
 
-function revive(v: unknown, marker: string): unknown {
-  if (typeof v === 'string' && v.startsWith(marker)) return BigInt(v.slice(marker.length));
-  if (Array.isArray(v)) return v.map((x) => revive(x, marker));
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    for (const k of Object.keys(o)) o[k] = revive(o[k], marker);
+/**
+ * Parses JSON text; numbers whose JavaScript number could mislead are read as above, and with
+ * `keepSources` (request bodies; not stored state, whose sources would live as long as the
+ * store) their source text is kept for numberSource.
+ */
+export function parseExact(text: string, { keepSources = false } = {}): unknown {
+  if (!MAY_MISLEAD.test(text)) return JSON.parse(text);
+  // Parsed as is first: it refuses text that is not JSON with JSON's own message, before a
+  // rewritten literal could make it JSON (a number where a key belongs turned into a string).
+  const plain = JSON.parse(text) as unknown;
+  const marker = `\u0001num-${randomBytes(6).toString('hex')}:`;
+  const literals: string[] = [];
+  let out = '';
+  let copied = 0;
+  for (let i = 0; i < text.length;) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      i = stringEnd(text, i);
+      continue;
+    }
+    const p = c === 0x2d || (c >= 0x30 && c <= 0x39) ? scanNumber(text, i) : undefined;
+    if (!p) {
+      i++;
+      continue;
+    }
+    if (misleads(text, p)) {
+      out += text.slice(copied, i) + JSON.stringify(`${marker}${literals.length}`);
+      literals.push(text.slice(i, p.end));
+      copied = p.end;
+    }
+    i = p.end;
   }
-  return v;
+  if (!literals.length) return plain;
+  const holder = { value: JSON.parse(out + text.slice(copied)) as unknown };
+  revive(holder, marker, literals, keepSources);
+  return holder.value;
+}
+
+/** Index just past the string literal opening at `i` (escapes skipped). */
+function stringEnd(text: string, i: number): number {
+  for (i++; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === BACKSLASH) i++;
+    else if (c === QUOTE) return i + 1;
+  }
+  return text.length;
+}
+
+/**
+ * Whether a literal's number may differ from its exact value in a way a type can tell: more
+ * than 15 significant digits (up to 15, distinct values stay distinct numbers, in order), an
+ * integer beyond ±(2^53−1), or a fraction so small it would read as 0.
+ */
+function misleads(text: string, p: NumberParts): boolean {
+  if (p.end - p.intStart <= 15 && p.expStart === p.expEnd) return false;
+  const x = exactValue(text, p);
+  return x.digits.length > 15 || (isInteger(x) ? magnitude(x) > 15 : magnitude(x) <= -300);
+}
+
+/** A misleading literal's value: a BigInt for an integer beyond ±(2^53−1) that can be built, else its number. */
+function readLiteral(literal: string): number | bigint {
+  const x = exactValue(literal, scanNumber(literal, 0)!);
+  if (!isInteger(x) || magnitude(x) > BIGINT_MAX_DIGITS) return Number(literal);
+  const n = toBigInt(x);
+  return n > SAFE || n < -SAFE ? n : Number(n);
+}
+
+/** Replaces the markers under `container` by their literals' values and keeps their sources. */
+function revive(container: Record<string, unknown>, marker: string, literals: string[], keepSources: boolean): void {
+  for (const key of Object.keys(container)) {
+    const v = container[key];
+    if (v && typeof v === 'object') revive(v as Record<string, unknown>, marker, literals, keepSources);
+    else if (typeof v === 'string' && v.startsWith(marker)) {
+      const literal = literals[Number(v.slice(marker.length))];
+      // defineProperty: a member named __proto__ is data here, not the prototype.
+      Object.defineProperty(container, key, { value: readLiteral(literal), writable: true, enumerable: true, configurable: true });
+      if (!keepSources) continue;
+      let kept = sources.get(container);
+      if (!kept) sources.set(container, (kept = new Map()));
+      kept.set(key, literal);
+    }
+  }
 }
 
 /** JSON text of a value that may hold BigInt integers, written as plain JSON numbers. */
@@ -72,11 +132,16 @@ export function stringifyExact(value: unknown): string {
   return big ? text.replace(/"\\u0001bigint:(-?\d+)"/g, '$1') : text;
 }
 
-/** Every BigInt in a document, with its JSON path. */
-export function bigIntegers(v: unknown, path = '$', out: { path: string; value: bigint }[] = []): { path: string; value: bigint }[] {
-  if (typeof v === 'bigint') out.push({ path, value: v });
-  else if (Array.isArray(v)) v.forEach((x, i) => bigIntegers(x, `${path}[${i}]`, out));
-  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) bigIntegers(x, `${path}.${k}`, out);
+/** Every BigInt in a document, with its JSON path (built only for those: most documents have none). */
+export function bigIntegers(v: unknown): { path: string; value: bigint }[] {
+  const out: { path: string; value: bigint }[] = [];
+  const keys: (string | number)[] = [];
+  const visit = (x: unknown): void => {
+    if (typeof x === 'bigint') out.push({ path: keys.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : `${p}.${k}`), '$'), value: x });
+    else if (Array.isArray(x)) for (let i = 0; i < x.length; i++) { keys.push(i); visit(x[i]); keys.pop(); }
+    else if (x && typeof x === 'object') for (const k of Object.keys(x)) { keys.push(k); visit((x as Record<string, unknown>)[k]); keys.pop(); }
+  };
+  visit(v);
   return out;
 }
 

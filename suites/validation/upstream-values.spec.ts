@@ -27,7 +27,10 @@ test.describe('numeric text in integer and number members', () => {
     expect(((await (await api.get(res.headers().location)).json()) as { maxRawScore: unknown }).maxRawScore).toBe(12.5);
   });
 
-  for (const value of ['5x', '', ' 5', '5.5', '1e3', '2147483648', 'true']) {
+  // Text a number could be written as but no int32 holds (a fraction, past the range), and text
+  // no number is written as. Not "1e3": decision #28 takes numeric text as its number, and 1e3 is
+  // the integer 1000 (the reference reads it so; a deployment refusing it is not pinned here).
+  for (const value of ['5x', '', ' 5', '5.5', '5e-1', '2147483648', 'true']) {
     test(`refuses the text ${JSON.stringify(value)} in an int32 member with 400 at its path`, rule('data.validation.numeric-text-as-number'), async ({ api, data }) => {
       const body = await data.body('academicWeek', { totalInstructionalDays: value });
       expect(paths(await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed'))).toContain('$.totalInstructionalDays');

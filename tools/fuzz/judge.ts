@@ -8,6 +8,8 @@ type Registry = { prefix: string; problemTypes: { suffix: string; title: string;
 const REG = registry as Registry;
 const PROBLEMS = new Map(REG.problemTypes.map((p) => [`${REG.prefix}${p.suffix}`, p]));
 const PROBLEM_MEMBERS = new Set(['detail', 'type', 'title', 'status', 'correlationId', 'validationErrors', 'errors']);
+/** The most failing paths a refusal lists (reference/data-api/validation-errors.ts, README). */
+export const MAX_LISTED_PATHS = 100;
 const OAUTH_ERRORS = new Set(['invalid_client', 'invalid_request', 'unsupported_grant_type', 'invalid_scope', 'temporarily_unavailable']);
 
 /** Internal detail an answer must never carry, found anywhere in its text. */
@@ -36,6 +38,10 @@ export function judge(req: HttpRequest, ex: Exchange, target: Pick<FuzzTarget, '
   const text = ex.body.toString('utf8');
   if (status >= 500) problems.push(`status ${status}`);
   else if (status < 200 || (status >= 300 && status < 400 && status !== 304)) problems.push(`unexpected status ${status}`);
+  // What the recipe knows of the answer (issue 23): a body no deployment may store is refused,
+  // and a number its member's type holds is not refused at that member (finding 8).
+  if (req.mustRefuse && status >= 200 && status < 300) problems.push(`accepted ${req.mustRefuse} (${status})`);
+  if (req.mustRead && status === 400 && refusedAt(text).includes(req.mustRead.path)) problems.push(`refused ${req.mustRead.what} at ${req.mustRead.path}`);
   // A body over the limit must never be accepted or parsed (answers decided before reading it,
   // such as 401, 404, 415 or a refused charset, are fine).
   if (oversize && readsBody(req) && (status < 300 || judgedBody(text))) problems.push(`a ${req.body!.length}-byte body (limit ${target.maxBodyBytes}) answered ${status}, not 413`);
@@ -43,6 +49,16 @@ export function judge(req: HttpRequest, ex: Exchange, target: Pick<FuzzTarget, '
   if (found.length && (status >= 400 || found.some((f) => target.forbidden.some((x) => x.label === f)))) problems.push(`leaks ${found.join(', ')}`);
   if (status >= 400 && req.method !== 'HEAD') problems.push(...(req.service === 'data' ? problemBodyErrors(req, ex, text) : statusBodyErrors(ex, text)));
   return problems;
+}
+
+/** The paths a validation answer names (none when it is no such answer). */
+function refusedAt(text: string): string[] {
+  try {
+    const v = (JSON.parse(text) as { validationErrors?: Record<string, unknown> }).validationErrors;
+    return v && typeof v === 'object' ? Object.keys(v) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** A validation answer about the body's content (not only the route's id): the body was parsed. */
@@ -97,6 +113,8 @@ function problemBodyErrors(req: HttpRequest, ex: Exchange, text: string): string
   if ('validationErrors' in body) {
     const v = body.validationErrors as Record<string, unknown>;
     if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.values(v).every((m) => Array.isArray(m) && m.every((x) => typeof x === 'string'))) errors.push('validationErrors is not a map of string lists');
+    // Issue 23 finding 2: a refusal lists at most the first 100 failing paths and says how many there were.
+    else if (Object.keys(v).length > MAX_LISTED_PATHS) errors.push(`validationErrors lists ${Object.keys(v).length} paths (at most ${MAX_LISTED_PATHS})`);
   }
   if (status === 405 && !ex.headers.allow) errors.push('405 without Allow');
   if (status === 429 && !ex.headers['retry-after']) errors.push('429 without Retry-After');

@@ -8,10 +8,31 @@
  *
  * Usage: tsx tools/fuzz/main.ts [--runs 10000] [--seed S] [--concurrency 16]
  *        [--timeout-ms 15000] [--max-rss-mb 1024] [--heap-mb 768] [--show 10]
+ *        [--port P] [--recipe KIND]
+ * --port puts the data API on P and the rostering service on P+1 (default: free ports).
+ * --recipe sends only POSTs and PUTs whose body is of one kind (tools/fuzz/recipes.ts,
+ * BODY_RECIPES), e.g. the recipes that hold issue 23 fixed: numeric-text (finding 1),
+ * many-items (finding 2), number-spelling, odd-text and nfc-pair (finding 8).
  * Exits 0 when clean; 1 on any finding (5xx, malformed 4xx, leak, hang), a crash, fewer
  * requests than asked, or memory over the bound.
  */
-import { describeFinding, formatSummary, runFuzz, startFuzzTarget } from './requests.js';
+import { BODY_RECIPES, describeFinding, formatSummary, runFuzz, startFuzzTarget, type BodyRecipe } from './requests.js';
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(`Usage: npm run fuzz -- [--runs 10000] [--seed S] [--concurrency 16] [--timeout-ms 15000]
+         [--max-rss-mb 1024] [--heap-mb 768] [--show 10] [--port P] [--recipe KIND]
+  --port P       the data API on port P, the rostering service on P+1 (default: free ports)
+  --recipe KIND  only POSTs and PUTs whose body is of this kind: ${Object.keys(BODY_RECIPES).join(', ')}
+                 (issue 23: numeric-text holds finding 1, many-items finding 2, number-spelling,
+                 odd-text and nfc-pair finding 8)`);
+  process.exit(0);
+}
+
+function text(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  const inline = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return inline ? inline.slice(name.length + 3) : i > 0 ? process.argv[i + 1] : undefined;
+}
 
 function option(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -30,16 +51,21 @@ const timeoutMs = option('timeout-ms', 15_000);
 const maxRssMb = option('max-rss-mb', 1024);
 const heapMb = option('heap-mb', 768);
 const show = option('show', 10);
+const port = option('port', 0);
+const only = text('recipe') as BodyRecipe['t'] | undefined;
+if (only !== undefined && !(only in BODY_RECIPES)) throw new Error(`--recipe takes one of ${Object.keys(BODY_RECIPES).join(', ')}, not ${only}`);
 
-console.log(`fuzz: ${runs} requests, seed ${seed}, concurrency ${concurrency}, timeout ${timeoutMs} ms per request (reproduce: npm run fuzz -- --runs ${runs} --seed ${seed})`);
+const recipeArg = only ? ` --recipe ${only}` : '';
+console.log(`fuzz: ${runs} requests${only ? ` (${only} bodies only)` : ''}, seed ${seed}, concurrency ${concurrency}, timeout ${timeoutMs} ms per request (reproduce: npm run fuzz -- --runs ${runs} --seed ${seed}${recipeArg})`);
 const started = Date.now();
-const { child, target, roots, close } = await startFuzzTarget({ heapMb });
+const { child, target, roots, close } = await startFuzzTarget({ heapMb, ...(port ? { port } : {}) });
 let exitCode = 1;
 try {
   const summary = await runFuzz({
     target,
     seed,
     runs,
+    ...(only ? { only } : {}),
     concurrency,
     timeoutMs,
     keepFindings: Math.max(show, 25),

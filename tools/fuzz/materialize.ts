@@ -1,6 +1,7 @@
 /** Materialization: a recipe becomes the HTTP request (huge strings and deep nesting are built only here). */
 import { AVAILABLE_CHANGE_VERSIONS_PATH, DATA_ROOT, TOKEN_PATH } from '../../spec/generate/openapi-data.js';
-import { COMMON_QUERY, flipCase, type Auth, type BodyRecipe, type IdRecipe, type QueryParam, type Recipe } from './recipes.js';
+import { COMMON_QUERY, flipCase, UNICODE_PAIRS, type Auth, type BodyRecipe, type IdRecipe, type QueryParam, type Recipe } from './recipes.js';
+import { exactNumber, numberVerdict, shapeOf, type Shape } from './shapes.js';
 import type { FuzzTarget, ResourceSample } from './target.js';
 
 export interface HttpRequest {
@@ -13,6 +14,17 @@ export interface HttpRequest {
   chunked?: boolean;
   /** A short description of what was broken, for the histogram of kinds and for reports. */
   kind: string;
+  /** What the answer must be, when the recipe knows (issue 23 findings 1, 2 and 8). */
+  mustRefuse?: string;
+  mustRead?: { path: string; what: string };
+}
+
+/** What a body recipe knows of its answer. */
+export interface Expectation {
+  /** Why the write must be refused: a 2xx is then a finding. */
+  mustRefuse?: string;
+  /** A member whose value the type holds: a 400 naming this path is then a finding. */
+  mustRead?: { path: string; what: string };
 }
 
 const pick = <T>(list: T[], i: number): T | undefined => (list.length ? list[i % list.length] : undefined);
@@ -70,8 +82,20 @@ function nest(depth: number, shape: 'array' | 'object' | 'mixed', inner: string)
   return open.repeat(n) + inner + close.repeat(n);
 }
 
+/** The first top-level member holding a number (when the model has no member of the kind wanted). */
+function numericMember(doc: Record<string, unknown>): string | undefined {
+  return Object.keys(doc).find((k) => typeof doc[k] === 'number');
+}
+
+/** The document's JSON text with `name` set to `value`, written as is (a literal no JSON.stringify makes). */
+function withMember(doc: Record<string, unknown>, name: string, value: string): string {
+  const rest = Object.fromEntries(Object.entries(doc).filter(([k]) => k !== name));
+  const members = JSON.stringify(rest).slice(1, -1);
+  return `{${members}${members ? ',' : ''}${JSON.stringify(name)}:${value}}`;
+}
+
 /** The bytes and content type of a body recipe, built from a valid sample document. */
-export function materializeBody(recipe: BodyRecipe, sample: Record<string, unknown>, maxBodyBytes: number): { bytes: Buffer; note: string } {
+export function materializeBody(recipe: BodyRecipe, sample: Record<string, unknown>, maxBodyBytes: number, shape?: Shape): { bytes: Buffer; note: string } & Expectation {
   const doc = structuredClone(sample);
   const text = (t: string) => Buffer.from(t, 'utf8');
   const firstString = Object.keys(doc).find((k) => typeof doc[k] === 'string') ?? 'codeValue';
@@ -123,6 +147,67 @@ export function materializeBody(recipe: BodyRecipe, sample: Record<string, unkno
       const members = JSON.stringify(doc).slice(1, -1);
       const t = recipe.nested ? `{${members}${members ? ',' : ''}"${firstString}":{${inner}}}` : `{${inner}${members ? ',' : ''}${members}}`;
       return { bytes: text(t), note: `keys ${recipe.keys.join(',')}` };
+    }
+    case 'numeric-text': {
+      // Finding 1: a long run of digits in a double member (where the backtracking pattern read
+      // text), as text or as a literal, then a tail after which no number is left or one is.
+      const tails = recipe.quoted ? ['x', '', '.', 'e', ' ', '.5x', 'e+'] : ['', '.5', 'e5', 'e-400', '.0'];
+      const tail = tails[recipe.tail % tails.length];
+      // Cut to fit under the body limit with the rest of the document (the work is in the digits, not in a 413).
+      const n = Math.max(1, Math.min(recipe.digits, maxBodyBytes - JSON.stringify(doc).length - 100));
+      const digits = '9'.repeat(n);
+      const value = recipe.quoted ? `"${digits}${tail}"` : `${digits}${tail}`;
+      const doubles = shape?.numbers.double ?? [];
+      const member = doubles.length ? doubles[recipe.digits % doubles.length].name : numericMember(doc) ?? firstString;
+      // A thousand digits or more are past the largest double whatever the tail (1e-400 included).
+      const refuse = doubles.length > 0 && n >= 1000;
+      return { bytes: text(withMember(doc, member, value)), note: `numeric ${recipe.quoted ? 'text' : 'literal'} of ${n} digits in ${doubles.length ? 'a double' : 'a'} member`, ...(refuse ? { mustRefuse: `${n} digits in the double ${member}` } : {}) };
+    }
+    case 'many-items': {
+      // Finding 2: a collection of very many items that each fail.
+      const coll = shape?.collections.length ? shape.collections[recipe.count % shape.collections.length] : undefined;
+      const name = coll?.name ?? Object.keys(doc).find((k) => Array.isArray(doc[k])) ?? firstString;
+      const first = Array.isArray(doc[name]) ? (doc[name] as unknown[])[0] : undefined;
+      const item = recipe.item === 'empty' ? '{}' : recipe.item === 'scalar' ? '1' : JSON.stringify(first ?? {});
+      const count = Math.max(2, Math.min(recipe.count, Math.floor((maxBodyBytes - JSON.stringify(doc).length - 100) / (item.length + 1))));
+      // Items of this collection need a member (an empty one fails), are objects, and repeat
+      // one another's key when they are the same item.
+      const refuse = coll && (recipe.item !== 'repeat' || first === undefined || coll.keyed);
+      return { bytes: text(withMember(doc, name, `[${Array(count).fill(item).join(',')}]`)), note: `many items (${count} ${recipe.item})`, ...(refuse ? { mustRefuse: `${count} failing ${name} items` } : {}) };
+    }
+    case 'number-spelling': {
+      // Finding 8: a number member of a kind, spelled so that a lossy reading stores something else.
+      const members = shape?.numbers[recipe.kind] ?? [];
+      const member = members.length ? members[recipe.member % members.length] : undefined;
+      const name = member?.name ?? numericMember(doc) ?? firstString;
+      const literal = !recipe.quoted && exactNumber(recipe.spelling) !== undefined;
+      const value = literal ? recipe.spelling : JSON.stringify(recipe.spelling);
+      const verdict = member ? numberVerdict(recipe.spelling, recipe.kind, member) : undefined;
+      const note = `number spelling ${value} in ${member ? `an ${recipe.kind}` : 'a'} member`;
+      const expect = verdict === 'refuse' ? { mustRefuse: `${value} in the ${recipe.kind} ${name}` } : verdict === 'read' ? { mustRead: { path: `$.${name}`, what: `${value}, a value of ${recipe.kind}${member?.maximum !== undefined || member?.minimum !== undefined ? ' within its bounds' : ''}` } } : {};
+      return { bytes: text(withMember(doc, name, value)), note, ...expect };
+    }
+    case 'odd-text': {
+      // Finding 8: text with no visible character where text is required, or with a control character.
+      const blank = !/[\p{L}\p{N}\p{P}\p{S}\p{Co}]/u.test(recipe.text);
+      const texts = shape ? (blank && !recipe.append && shape.texts.some((t) => t.required) ? shape.texts.filter((t) => t.required) : shape.texts) : [];
+      const member = texts.length ? texts[recipe.member % texts.length] : undefined;
+      const name = member?.name ?? firstString;
+      doc[name] = recipe.append ? `${typeof doc[name] === 'string' ? doc[name] as string : 'x'}${recipe.text}` : recipe.text;
+      // Control characters other than tab, LF and CR are refused in any text member.
+      const control = /[\x01-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]/.test(recipe.text);
+      const refuse = member && (control ? `a control character in ${name}` : blank && !recipe.append && member.required ? `text with no visible character in the required ${name}` : undefined);
+      return { bytes: text(JSON.stringify(doc)), note: `odd text${control ? ' (control)' : blank ? ' (blank)' : ''}`, ...(refuse ? { mustRefuse: refuse } : {}) };
+    }
+    case 'nfc-pair': {
+      // Finding 8: two items keyed by one text, in its composed and decomposed spellings: one key twice.
+      const [composed, decomposed] = UNICODE_PAIRS[recipe.pair % UNICODE_PAIRS.length];
+      const c = shape?.textKeyed.length ? shape.textKeyed[recipe.member % shape.textKeyed.length] : undefined;
+      if (!c) return { bytes: text(JSON.stringify({ ...doc, [firstString]: decomposed })), note: 'unicode pair' };
+      // Long enough for any minimum length of these members (five characters at most).
+      const item = (key: string) => Object.fromEntries(c.required.map((m) => [m.name, m.name === c.key ? `fuzz ${key}` : 'fuzz filler']));
+      doc[c.name] = [item(composed), item(decomposed)];
+      return { bytes: text(JSON.stringify(doc)), note: 'unicode pair of item keys', mustRefuse: `two ${c.name} items whose ${c.key} differs only in Unicode spelling` };
     }
     case 'bigint': {
       const digits = `${recipe.negative ? '-' : ''}9${'8'.repeat(recipe.digits - 1)}${recipe.fraction ? '.5' : ''}`;
@@ -194,6 +279,24 @@ export function materialize(recipe: Recipe, target: FuzzTarget): HttpRequest {
   return fitHead(materializeRaw(recipe, target));
 }
 
+const fittingCache = new WeakMap<FuzzTarget, Map<string, ResourceSample[]>>();
+/** The samples a body recipe that needs a member of a kind can break (undefined: any sample will do). */
+function fitting(target: FuzzTarget, b: BodyRecipe): ResourceSample[] | undefined {
+  const need = b.t === 'numeric-text' ? (s: Shape) => s.numbers.double.length > 0
+    : b.t === 'number-spelling' ? (s: Shape) => s.numbers[b.kind].length > 0
+      : b.t === 'many-items' ? (s: Shape) => s.collections.length > 0
+        : b.t === 'odd-text' ? (s: Shape) => s.texts.length > 0
+          : b.t === 'nfc-pair' ? (s: Shape) => s.textKeyed.length > 0
+            : undefined;
+  if (!need) return undefined;
+  const key = b.t === 'number-spelling' ? `${b.t} ${b.kind}` : b.t;
+  let byKey = fittingCache.get(target);
+  if (!byKey) fittingCache.set(target, (byKey = new Map()));
+  let fit = byKey.get(key);
+  if (!fit) byKey.set(key, (fit = target.samples.filter((s) => { const shape = shapeOf(s.endpoint); return !!shape && need(shape); })));
+  return fit;
+}
+
 function materializeRaw(recipe: Recipe, target: FuzzTarget): HttpRequest {
   const base = target.dataApiBaseUrl;
   const basePath = new URL(base).pathname.replace(/\/$/, '');
@@ -206,26 +309,31 @@ function materializeRaw(recipe: Recipe, target: FuzzTarget): HttpRequest {
   if (authorization) headers.authorization = authorization;
   else delete headers.authorization;
   const sampleOf = (res: number) => target.samples[res % target.samples.length];
+  // A body that breaks a member of a kind goes to a resource that has one.
+  const sampleFor = (res: number, b: BodyRecipe | null) => {
+    const fit = b ? fitting(target, b) : undefined;
+    return fit?.length ? fit[res % fit.length] : sampleOf(res);
+  };
   const docOf = (s: ResourceSample, i: number) => pick(s.docs, i) ?? { codeValue: 'x', namespace: 'uri://fuzz.test', shortDescription: 'x' };
-  const withBody = (b: BodyRecipe | null, s: ResourceSample, i: number, ct: string | null) => {
+  const withBody = (b: BodyRecipe | null, s: ResourceSample, i: number, ct: string | null): { body?: Buffer; note?: string; expect?: Expectation } => {
     if (!b) return {};
-    const { bytes, note } = materializeBody(b, docOf(s, i), target.maxBodyBytes);
+    const { bytes, note, ...expect } = materializeBody(b, docOf(s, i), target.maxBodyBytes, shapeOf(s.endpoint));
     if (ct !== null) headers['content-type'] = ct;
-    return { body: bytes, note };
+    return { body: bytes, note, expect };
   };
   const data = (path: string, rest: Partial<HttpRequest> & { method: string; kind: string }): HttpRequest => ({ service: 'data', url: `${base}${DATA_ROOT}/core/${path}`, headers, ...rest });
 
   switch (recipe.k) {
     case 'post': {
-      const s = sampleOf(recipe.res);
+      const s = sampleFor(recipe.res, recipe.body);
       const b = withBody(recipe.body, s, recipe.sample, recipe.ct);
-      return data(s.endpoint, { method: 'POST', body: b.body, chunked: recipe.chunked, kind: `POST ${b.note}` });
+      return data(s.endpoint, { method: 'POST', body: b.body, chunked: recipe.chunked, kind: `POST ${b.note}`, ...b.expect });
     }
     case 'put': {
-      const s = sampleOf(recipe.res);
+      const s = sampleFor(recipe.res, recipe.body);
       const b = withBody(recipe.body, s, recipe.sample, recipe.ct);
       if (recipe.ifMatch !== null) headers['if-match'] = recipe.ifMatch;
-      return data(`${s.endpoint}/${idSegment(recipe.id, s)}`, { method: 'PUT', body: b.body, chunked: recipe.chunked, kind: `PUT ${recipe.id.t} id, ${b.note}` });
+      return data(`${s.endpoint}/${idSegment(recipe.id, s)}`, { method: 'PUT', body: b.body, chunked: recipe.chunked, kind: `PUT ${recipe.id.t} id, ${b.note}`, ...b.expect });
     }
     case 'delete': {
       const s = sampleOf(recipe.res);

@@ -26,7 +26,18 @@ export type BodyRecipe =
   | { t: 'text'; text: string }
   | { t: 'bytes'; bytes: number[] }
   | { t: 'empty'; ws: string }
-  | { t: 'dup-keys'; value: Json };
+  | { t: 'dup-keys'; value: Json }
+  // Issue 23, finding 1: a long run of digits in a double member, as text or as a literal, then a tail.
+  | { t: 'numeric-text'; digits: number; quoted: boolean; tail: number }
+  // Finding 2: a collection of very many items that each fail (empty, a scalar, the first item repeated).
+  | { t: 'many-items'; count: number; item: 'empty' | 'scalar' | 'repeat' }
+  // Finding 8: numbers spelled so that a lossy reading would store them as something else, in a
+  // member of the kind given (the `member`-th of that kind of the resource).
+  | { t: 'number-spelling'; spelling: string; quoted: boolean; kind: 'int32' | 'int64' | 'double'; member: number }
+  // Finding 8: text that shows nothing or holds a control character, in the `member`-th text member.
+  | { t: 'odd-text'; text: string; append: boolean; member: number }
+  // Finding 8: two items of one collection whose string key differs only in Unicode spelling (NFC and NFD).
+  | { t: 'nfc-pair'; pair: number; member: number };
 
 export type IdRecipe =
   | { t: 'existing'; i: number; spelling: 'plain' | 'upper' | 'dashes' | 'braces' | 'dashes-upper' }
@@ -66,6 +77,15 @@ const CONTENT_TYPES = [
 const KNOWN_HEADERS = ['if-match', 'if-none-match', 'use-snapshot', 'accept', 'accept-charset', 'accept-encoding', 'accept-language', 'origin', 'referer',
   'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded', 'cookie', 'range', 'if-modified-since', 'cache-control', 'content-encoding',
   'content-language', 'user-agent', 'x-http-method-override', 'prefer', 'total-count', 'correlation-id'];
+/** Number spellings a lossy reading turns into another value (issue 23 finding 8). */
+export const NUMBER_SPELLINGS = ['1e21', '1e19', '9.3e18', '-9.3e18', '9.223372036854775807e18', '9.223372036854775808e18', '1e-400', '-1e-400', '1e400', '1.0000000000000001', '2147483647.0000000001',
+  '12.0', '1.2e1', '0.0', '-0', '1e999999999999', '1e-999999999999', '999999.9990000000000001', '0.00000000000000000000001'];
+/** Text a required member must not be, or that stores as something else (issue 23 finding 8). */
+export const ODD_TEXTS = ['\u200B', '\u2060', '\uFEFF', '\u0301', ' \u200B ', '\u00A0', 'a\u0001b', 'a\u0008', 'a\u007Fb', 'a\u0085b', 'a\u009F', 'Zoe\u0308', 'A\u030A', '\u212B', 'e\u0301\u0301\u0301'];
+/** Number spellings outside JSON's number grammar: as text in a number member, never a number (decisions #28). */
+export const NOT_NUMBER_FORMS = ['.5', '5.', '+5', '007', '0x10', ' 5', '5 ', '1e', '-', '1_000', 'Infinity', 'NaN'];
+/** One text in its composed (NFC) and decomposed spellings: one key (issue 23 finding 8). */
+export const UNICODE_PAIRS: [string, string][] = [['Zo\u00EB', 'Zoe\u0308'], ['\u00C5ngstr\u00F6m', 'A\u030Angstro\u0308m'], ['\u00C5', '\u212B'], ['caf\u00E9', 'cafe\u0301'], ['\u1E69', 's\u0323\u0307'], ['\uAC00', '\u1100\u1161']];
 const PROTO_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__'];
 
 const headerValue = fc.string({ maxLength: 60, unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)) });
@@ -90,23 +110,30 @@ const common = {
   host: sometimes(fc.constantFrom('evil.test', 'a:b:c', '[::1]:80', 'x'.repeat(300), '127.0.0.1:1', ''), 30, undefined),
 };
 
-const body: fc.Arbitrary<BodyRecipe> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ t: fc.constant('json' as const), value: json }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('sample' as const) }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('drop' as const), path }) },
-  { weight: 5, arbitrary: fc.record({ t: fc.constant('wrong-type' as const), path, variant: fc.nat() }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('replace' as const), path, value: json }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('truncate' as const), cut: fc.nat() }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('deep' as const), depth: fc.oneof(fc.integer({ min: 20, max: 800 }), fc.integer({ min: 800, max: 20_000 }), fc.integer({ min: 20_000, max: 150_000 })), shape: fc.constantFrom('array' as const, 'object' as const, 'mixed' as const), inField: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('huge' as const), bytes: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1000, max: 100_000 }) }, { weight: 2, arbitrary: fc.integer({ min: 100_000, max: 900_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 1_100_000, max: 4_000_000 }) }), where: fc.constantFrom('field' as const, 'key' as const, 'array' as const, 'raw' as const, 'number' as const, 'escapes' as const), char: fc.constantFrom('a', 'é', '😀', '\u0000', '"', '\\', '<', ' ', '1') }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('proto' as const), keys: fc.subarray(PROTO_KEYS, { minLength: 1 }), nested: fc.boolean(), value: json }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('bigint' as const), digits: fc.integer({ min: 15, max: 400 }), negative: fc.boolean(), fraction: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('charset' as const), enc: fc.constantFrom('utf16le' as const, 'utf16le-bom' as const, 'latin1' as const, 'invalid-utf8' as const, 'utf8-bom' as const, 'nul' as const, 'lone-surrogate' as const) }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('text' as const), text: anyString(80) }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('bytes' as const), bytes: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 120 }) }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('empty' as const), ws: fc.constantFrom('', ' ', '\n', '\t\r\n ', '\uFEFF') }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('dup-keys' as const), value: json }) },
-);
+/** Every kind of body, with its weight; `--recipe <kind>` fuzzes one alone. */
+export const BODY_RECIPES: { [K in BodyRecipe['t']]: { weight: number; arbitrary: fc.Arbitrary<Extract<BodyRecipe, { t: K }>> } } = {
+  'json': { weight: 4, arbitrary: fc.record({ t: fc.constant('json' as const), value: json }) },
+  'sample': { weight: 1, arbitrary: fc.record({ t: fc.constant('sample' as const) }) },
+  'drop': { weight: 3, arbitrary: fc.record({ t: fc.constant('drop' as const), path }) },
+  'wrong-type': { weight: 5, arbitrary: fc.record({ t: fc.constant('wrong-type' as const), path, variant: fc.nat() }) },
+  'replace': { weight: 3, arbitrary: fc.record({ t: fc.constant('replace' as const), path, value: json }) },
+  'truncate': { weight: 3, arbitrary: fc.record({ t: fc.constant('truncate' as const), cut: fc.nat() }) },
+  'deep': { weight: 2, arbitrary: fc.record({ t: fc.constant('deep' as const), depth: fc.oneof(fc.integer({ min: 20, max: 800 }), fc.integer({ min: 800, max: 20_000 }), fc.integer({ min: 20_000, max: 150_000 })), shape: fc.constantFrom('array' as const, 'object' as const, 'mixed' as const), inField: fc.boolean() }) },
+  'huge': { weight: 2, arbitrary: fc.record({ t: fc.constant('huge' as const), bytes: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1000, max: 100_000 }) }, { weight: 2, arbitrary: fc.integer({ min: 100_000, max: 900_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 1_100_000, max: 4_000_000 }) }), where: fc.constantFrom('field' as const, 'key' as const, 'array' as const, 'raw' as const, 'number' as const, 'escapes' as const), char: fc.constantFrom('a', 'é', '😀', '\u0000', '"', '\\', '<', ' ', '1') }) },
+  'proto': { weight: 3, arbitrary: fc.record({ t: fc.constant('proto' as const), keys: fc.subarray(PROTO_KEYS, { minLength: 1 }), nested: fc.boolean(), value: json }) },
+  'bigint': { weight: 2, arbitrary: fc.record({ t: fc.constant('bigint' as const), digits: fc.integer({ min: 15, max: 400 }), negative: fc.boolean(), fraction: fc.boolean() }) },
+  'charset': { weight: 2, arbitrary: fc.record({ t: fc.constant('charset' as const), enc: fc.constantFrom('utf16le' as const, 'utf16le-bom' as const, 'latin1' as const, 'invalid-utf8' as const, 'utf8-bom' as const, 'nul' as const, 'lone-surrogate' as const) }) },
+  'text': { weight: 2, arbitrary: fc.record({ t: fc.constant('text' as const), text: anyString(80) }) },
+  'bytes': { weight: 1, arbitrary: fc.record({ t: fc.constant('bytes' as const), bytes: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 120 }) }) },
+  'empty': { weight: 1, arbitrary: fc.record({ t: fc.constant('empty' as const), ws: fc.constantFrom('', ' ', '\n', '\t\r\n ', '\uFEFF') }) },
+  'dup-keys': { weight: 1, arbitrary: fc.record({ t: fc.constant('dup-keys' as const), value: json }) },
+  'numeric-text': { weight: 1, arbitrary: fc.record({ t: fc.constant('numeric-text' as const), digits: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1000, max: 100_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 100_000, max: 4_100_000 }) }), quoted: fc.boolean(), tail: fc.nat() }) },
+  'many-items': { weight: 1, arbitrary: fc.record({ t: fc.constant('many-items' as const), count: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 100, max: 70_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 70_000, max: 1_400_000 }) }), item: fc.constantFrom('empty' as const, 'scalar' as const, 'repeat' as const) }) },
+  'number-spelling': { weight: 1, arbitrary: fc.record({ t: fc.constant('number-spelling' as const), spelling: fc.oneof(fc.constantFrom(...NUMBER_SPELLINGS), fc.constantFrom(...NOT_NUMBER_FORMS)), quoted: fc.boolean(), kind: fc.constantFrom('int32' as const, 'int64' as const, 'double' as const), member: fc.nat() }) },
+  'odd-text': { weight: 1, arbitrary: fc.record({ t: fc.constant('odd-text' as const), text: fc.constantFrom(...ODD_TEXTS), append: fc.boolean(), member: fc.nat() }) },
+  'nfc-pair': { weight: 1, arbitrary: fc.record({ t: fc.constant('nfc-pair' as const), pair: fc.nat(), member: fc.nat() }) },
+};
+const body: fc.Arbitrary<BodyRecipe> = fc.oneof(...Object.values(BODY_RECIPES) as { weight: number; arbitrary: fc.Arbitrary<BodyRecipe> }[]);
 const contentType = fc.oneof({ weight: 10, arbitrary: fc.constant('application/json') }, { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: headerValue });
 const ifMatch = fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.oneof(headerValue, fc.constantFrom('*', '"1"', 'W/"2"', '"', '""', ',,', '"1", "2"', 'W/', '*,*')) });
 const id: fc.Arbitrary<IdRecipe> = fc.oneof(
@@ -171,9 +198,22 @@ const rosterRecipe: fc.Arbitrary<Recipe> = fc.record({
 /** The recipe arbitrary: about a fifth of the requests go to the rostering service. */
 export const recipes: fc.Arbitrary<Recipe> = fc.oneof({ weight: 4, arbitrary: dataRecipe }, { weight: 1, arbitrary: rosterRecipe });
 
-/** `count` recipes, deterministic for a seed. */
-export function generate(seed: number, count: number): Recipe[] {
-  return fc.sample(recipes, { seed, numRuns: count });
+/** POSTs and PUTs whose body is of one kind only (`npm run fuzz -- --recipe <kind>`). */
+export function recipesWithBody(kind: BodyRecipe['t']): fc.Arbitrary<Recipe> {
+  const only = BODY_RECIPES[kind].arbitrary as fc.Arbitrary<BodyRecipe>;
+  // A valid token, JSON and no stray headers: the body is what is judged, not what comes before it.
+  const plain = { auth: fc.constant('valid' as const), headers: fc.constant([] as Header[]), correlation: common.correlation };
+  return fc.oneof(
+    { weight: 2, arbitrary: fc.record({ k: fc.constant('post' as const), res: fc.nat(), sample: fc.nat(), body: only, ct: fc.constant('application/json'), chunked: fc.boolean(), ...plain }) },
+    // A PUT sends the sample document to its own record: a key change would be refused first.
+    { weight: 1, arbitrary: fc.record({ k: fc.constant('put' as const), res: fc.nat(), sample: fc.nat(), body: only, ct: fc.constant('application/json'), ifMatch: fc.constant(null), chunked: fc.boolean(), ...plain })
+      .map((r) => ({ ...r, id: { t: 'existing' as const, i: r.sample, spelling: 'plain' as const } })) },
+  );
+}
+
+/** `count` recipes, deterministic for a seed (only POSTs and PUTs with one kind of body when `only` is given). */
+export function generate(seed: number, count: number, only?: BodyRecipe['t']): Recipe[] {
+  return fc.sample(only ? recipesWithBody(only) : recipes, { seed, numRuns: count });
 }
 
 /** The seed of the b-th batch of a run: distinct runs never share batches. */

@@ -15,3 +15,4 @@ export * from './materialize.js';
 export * from './send.js';
 export * from './judge.js';
 export * from './run.js';
+export * from './shapes.js';

@@ -2,7 +2,7 @@
 import http from 'node:http';
 import { judge } from './judge.js';
 import { materialize, type HttpRequest } from './materialize.js';
-import { batchSeed, generate, type Recipe } from './recipes.js';
+import { batchSeed, generate, type BodyRecipe, type Recipe } from './recipes.js';
 import { send, type Exchange } from './send.js';
 import type { FuzzTarget } from './target.js';
 
@@ -23,12 +23,16 @@ export interface FuzzSummary {
   durationMs: number;
   maxRssBytes?: number;
   slowestMs: number;
+  /** What the slowest request was. */
+  slowestKind?: string;
 }
 
 export interface RunOptions {
   target: FuzzTarget;
   seed: number;
   runs: number;
+  /** Only POSTs and PUTs with this kind of body (`--recipe`). */
+  only?: BodyRecipe['t'];
   concurrency?: number;
   timeoutMs?: number;
   keepFindings?: number;
@@ -54,7 +58,7 @@ export async function runFuzz(opts: RunOptions): Promise<FuzzSummary> {
   let current: Recipe[] = [];
   const recipeAt = (i: number): Recipe => {
     const b = Math.floor(i / batch);
-    if (b !== recipesFrom) { current = generate(batchSeed(opts.seed, b), Math.min(batch, opts.runs - b * batch)); recipesFrom = b; }
+    if (b !== recipesFrom) { current = generate(batchSeed(opts.seed, b), Math.min(batch, opts.runs - b * batch), opts.only); recipesFrom = b; }
     return current[i - b * batch];
   };
   const sampleRss = () => {
@@ -76,7 +80,7 @@ export async function runFuzz(opts: RunOptions): Promise<FuzzSummary> {
       summary.statuses[label] = (summary.statuses[label] ?? 0) + 1;
       if ((exchange.status ?? 0) >= 500) summary.serverErrors++;
       if (exchange.timedOut) summary.hangs++;
-      summary.slowestMs = Math.max(summary.slowestMs, exchange.ms);
+      if (exchange.ms >= summary.slowestMs) { summary.slowestMs = exchange.ms; summary.slowestKind = request.kind; }
       if (opts.alive && !opts.alive()) summary.crashed = true;
       const problems = summary.crashed ? ['the server process died'] : judge(request, exchange, opts.target, opts.roots);
       if (problems.length) {
@@ -123,6 +127,6 @@ export function formatSummary(s: FuzzSummary): string {
     `findings      ${s.findingCount}`,
     `crash         ${s.crashed ? 'yes' : 'no'}`,
     `max RSS       ${s.maxRssBytes === undefined ? 'n/a' : `${(s.maxRssBytes / 1024 / 1024).toFixed(1)} MB`}`,
-    `duration      ${(s.durationMs / 1000).toFixed(1)} s (slowest request ${s.slowestMs} ms)`,
+    `duration      ${(s.durationMs / 1000).toFixed(1)} s (slowest request ${s.slowestMs} ms${s.slowestKind ? `: ${s.slowestKind.slice(0, 120)}` : ''})`,
   ].join('\n');
 }

@@ -47,7 +47,11 @@ export async function prepareTarget(opts: Omit<FuzzTarget, 'token' | 'samples'>)
     samples.push({
       name: r.name,
       endpoint: r.endpoint,
-      docs: items.map(({ id: _id, _etag, _lastModifiedDate, [`${r.name}Id`]: _descriptorId, ...doc }) => doc),
+      // A descriptor's own id (schoolTypeDescriptorId) is the server's; a school's schoolId is its key.
+      docs: items.map(({ id: _id, _etag, _lastModifiedDate, ...doc }) => {
+        if (r.isDescriptor) delete doc[`${r.name}Id`];
+        return doc;
+      }),
       ids: items.map((i) => String(i.id)),
       etags: items.map((i) => String(i._etag)),
       queryFields: Object.keys(r.queryFields),
@@ -73,12 +77,14 @@ export interface FuzzSetup {
  * Starts the reference as a child process with the fuzzing configuration (demo data, so that
  * there are valid documents to break; a 1 MiB body limit; a durable store) and prepares the target.
  */
-export async function startFuzzTarget(opts: { heapMb?: number } = {}): Promise<FuzzSetup> {
+export async function startFuzzTarget(opts: { heapMb?: number; port?: number } = {}): Promise<FuzzSetup> {
   const dir = mkdtempSync(join(tmpdir(), 'fuzz-'));
   const child = await startChildReference({
     dir,
     ...(opts.heapMb ? { heapMb: opts.heapMb } : {}),
     config: {
+      // Free ports unless given (the rostering service on the next one).
+      ...(opts.port ? { port: opts.port, rosteringPort: opts.port + 1 } : {}),
       demoData: true,
       maxBodyBytes: FUZZ_MAX_BODY_BYTES,
       dataStore: `file:${join(dir, 'store.json')}`,

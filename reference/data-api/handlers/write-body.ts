@@ -9,7 +9,9 @@ import { normalizeBody } from '../normalize.js';
 import { prune } from '../documents.js';
 import { isProfileMediaType, profileFor, type AppliedProfile } from '../profiles.js';
 import { checkUnification, resolveDescriptors } from '../integrity.js';
-import { bodyErrors, type ValidationErrors } from '../validation-errors.js';
+import { bodyErrors, REPORTED_PATHS, reportedValidationErrors, type ValidationErrors } from '../validation-errors.js';
+import { boundedCopy } from '../bounded-copy.js';
+import { REPORT_BUDGET } from '../validator.js';
 
 /**
  * The shared front half of POST and PUT (decisions #11 order): content type (415), body (400
@@ -19,7 +21,7 @@ import { bodyErrors, type ValidationErrors } from '../validation-errors.js';
 export async function readWriteBody(api: DataApi, ctx: Context, resource: CompiledResource, operationId: string, opts: { rejectId: boolean }): Promise<{ doc: Record<string, unknown>; profile?: AppliedProfile }> {
   const mediaType = requireJsonContentType(ctx, (t) => t === 'application/json' || isProfileMediaType(t, api.settings.naming.mediaTypeVendor));
   const profile = profileFor(api, ctx, resource, 'write', mediaType);
-  const body = normalizeBody(resource, parseJson(await readText(ctx)));
+  const { body, errors: numberErrors } = normalizeBody(resource, parseJson(await readText(ctx)));
   if (opts.rejectId && body && typeof body === 'object' && !Array.isArray(body) && 'id' in body) {
     throw new Problem('bad-request:data-validation-failed', {
       detail: 'The request data was constructed incorrectly.',
@@ -28,29 +30,36 @@ export async function readWriteBody(api: DataApi, ctx: Context, resource: Compil
   }
   // Integers beyond int64 are refused; exact big integers are validated as numbers.
   const big = bigIntegers(body);
-  const validationErrors: ValidationErrors = {};
-  for (const b of big) if (b.value > INT64_MAX || b.value < INT64_MIN) validationErrors[b.path] = [`${b.path.split('.').pop()!.replace(/\[\d+\]$/, '')} Value is outside the range of int64.`];
+  const validationErrors: ValidationErrors = { ...numberErrors };
+  for (const b of big) if (!validationErrors[b.path] && (b.value > INT64_MAX || b.value < INT64_MIN)) validationErrors[b.path] = [`${b.path.split('.').pop()!.replace(/\[\d+\]$/, '')} Value is outside the range of int64.`];
   const checked = big.length ? JSON.parse(stringifyExact(body)) as unknown : body;
-  const { errors } = api.validator.validate(operationId, { query: {}, body: checked });
+  const { errors, complete } = api.validator.validate(operationId, { query: {}, body: checked });
   for (const [path, messages] of Object.entries(bodyErrors(errors, checked))) if (!validationErrors[path]) validationErrors[path] = messages;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw dataValidationFailed({ $: ['The request body must be a JSON object.'] });
   }
   // Every failure of the request is reported at once (seed: Errors), so the content checks
-  // run on what could be read even when the schema already failed.
-  const doc = prune(api.model, resource.fields, body as Record<string, unknown>);
+  // run on what could be read even when the schema already failed; but no further than a
+  // refusal lists (validation-errors.ts): a body refused at that many paths is answered now, and
+  // one the schema refused too large to read whole is checked in the part it was read in.
+  if (Object.keys(validationErrors).length >= REPORTED_PATHS) throw dataValidationFailed(validationErrors, false);
+  const readable = complete ? body : boundedCopy(body, REPORT_BUDGET).copy;
+  const doc = prune(api.model, resource.fields, readable as Record<string, unknown>);
   const merge = (more: ValidationErrors) => {
     for (const [path, messages] of Object.entries(more)) for (const m of messages) if (!(validationErrors[path] ??= []).includes(m)) validationErrors[path].push(m);
   };
   // Descriptors first: they are rewritten to their canonical spelling, which the duplicate-item
   // and unification checks then compare.
-  merge(resolveDescriptors(api.model, api.store, resource, doc));
-  merge(contentErrors(resource, doc, api.settings.schoolYears));
-  merge(checkUnification(resource, doc));
-  if (Object.keys(validationErrors).length) throw dataValidationFailed(validationErrors);
+  const checks = [() => resolveDescriptors(api.model, api.store, resource, doc), () => contentErrors(resource, doc, api.settings.schoolYears), () => checkUnification(resource, doc)];
+  for (const check of checks) {
+    merge(check());
+    if (Object.keys(validationErrors).length >= REPORTED_PATHS) throw dataValidationFailed(validationErrors, false);
+  }
+  if (Object.keys(validationErrors).length) throw dataValidationFailed(validationErrors, complete);
   return { doc, ...(profile ? { profile } : {}) };
 }
 
-export function dataValidationFailed(validationErrors: ValidationErrors): Problem {
-  return new Problem('bad-request:data-validation-failed', { validationErrors });
+/** A data-validation problem; past 100 failing paths it lists the first and says how many (validation-errors.ts). */
+export function dataValidationFailed(validationErrors: ValidationErrors, complete = true): Problem {
+  return new Problem('bad-request:data-validation-failed', reportedValidationErrors(validationErrors, complete));
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { startReference } from '../../server.js';
-import { describeFinding, formatSummary, generate, judge, materialize, runFuzz, startFuzzTarget, type Exchange, type FuzzTarget, type HttpRequest } from '../../../tools/fuzz/requests.js';
+import { describeFinding, formatSummary, generate, judge, materialize, numberVerdict, runFuzz, startFuzzTarget, type Exchange, type FuzzTarget, type HttpRequest } from '../../../tools/fuzz/requests.js';
 
 /**
  * A fixed-seed slice of `npm run fuzz` (tools/fuzz/main.ts): the same generator and judge,
@@ -42,7 +42,8 @@ test('the fuzz generator is deterministic per seed and covers every kind of malf
     samples: [{ name: 'student', endpoint: 'students', docs: [{ studentUniqueId: 'S1', firstName: 'F', lastSurname: 'L', birthDate: '2010-01-01' }], ids: ['0123456789abcdef0123456789abcdef'], etags: ['1'], queryFields: ['studentUniqueId'] }],
   };
   const kinds = new Set(generate(seed, 4000).map((r) => materialize(r, target).kind));
-  const wanted = ['random JSON', 'truncated JSON', 'nesting depth', 'huge field', 'keys __proto__', 'wrong type', 'UTF-16LE body', 'invalid UTF-8', 'random bytes', 'empty body', 'random path', 'GET collection query', 'rostering GET list', 'rostering GET item', 'token', 'DELETE', 'PUT'];
+  const wanted = ['random JSON', 'truncated JSON', 'nesting depth', 'huge field', 'keys __proto__', 'wrong type', 'UTF-16LE body', 'invalid UTF-8', 'random bytes', 'empty body', 'random path', 'GET collection query', 'rostering GET list', 'rostering GET item', 'token', 'DELETE', 'PUT',
+    'digits in a', 'many items', 'number spelling', 'odd text', 'unicode pair'];
   for (const w of wanted) assert.ok([...kinds].some((k) => k.includes(w)), `no '${w}' request in 4000 recipes`);
 });
 
@@ -55,6 +56,17 @@ test('the judge flags a 5xx, a malformed 4xx, a leak and a hang, and passes a go
   assert.deepEqual(judge(req, answer(201, ''), target), []);
   const flagged = (ex: Exchange, r: HttpRequest = req) => judge(r, ex, target).join('; ');
   assert.match(flagged(answer(500, { ...problem, type: 'urn:core:api:system', title: 'System Error', status: 500 })), /status 500/);
+  // What a recipe knows of its answer (issue 23): a value no type holds is never stored, one
+  // its type holds is never refused at its member, and a refusal lists at most 100 paths.
+  assert.match(flagged(answer(201, ''), { ...req, mustRefuse: 'the number 1e400' }), /accepted the number 1e400 \(201\)/);
+  assert.deepEqual(judge({ ...req, mustRefuse: 'the number 1e400' }, answer(400, problem), target), []);
+  const read = { ...req, mustRead: { path: '$.schoolId', what: '"12.0", a value of int64' } };
+  assert.match(flagged(answer(400, { ...problem, validationErrors: { '$.schoolId': ['x'] } }), read), /refused "12\.0", a value of int64 at \$\.schoolId/);
+  assert.deepEqual(judge(read, answer(400, { ...problem, validationErrors: { '$.other': ['x'] } }), target), []);
+  assert.deepEqual(judge(read, answer(201, ''), target), []);
+  const paths = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`$.items[${i}]`, ['x']]));
+  assert.deepEqual(judge(req, answer(400, { ...problem, validationErrors: paths(100) }), target), []);
+  assert.match(flagged(answer(400, { ...problem, validationErrors: paths(101) })), /lists 101 paths \(at most 100\)/);
   assert.match(flagged(answer(400, 'Bad Request')), /not JSON/);
   assert.match(flagged(answer(400, { ...problem, status: 409 })), /status member/);
   assert.match(flagged(answer(400, { ...problem, type: 'urn:core:api:nope' })), /not registered/);
@@ -104,5 +116,58 @@ test('path segments that do not percent-decode get a 4xx in every position, sing
   } finally {
     await Promise.all([single.close(), multi.close()]);
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the number recipes judge a spelling by its exact value against the member type (issue 23 finding 8)', () => {
+  const m = (name = 'n', bounds: { minimum?: number; maximum?: number } = {}) => ({ name, ...bounds });
+  const cases: [string, 'int32' | 'int64' | 'double', ReturnType<typeof numberVerdict>, ReturnType<typeof m>?][] = [
+    ['1e21', 'int64', 'refuse'], ['1e19', 'int64', 'refuse'], ['9.3e18', 'int64', 'refuse'], ['-9.3e18', 'int64', 'refuse'],
+    ['9.223372036854775807e18', 'int64', 'read'], ['9.223372036854775808e18', 'int64', 'refuse'], ['-9223372036854775808', 'int64', 'read'],
+    ['12.0', 'int32', 'read'], ['1.2e1', 'int32', 'read'], ['-0', 'int32', 'read'], ['2147483647.0000000001', 'int32', 'refuse'],
+    ['1.0000000000000001', 'int64', 'refuse'], ['1e-400', 'int32', 'refuse'], ['1e999999999999', 'int64', 'refuse'],
+    ['1e400', 'double', 'refuse'], ['1e-400', 'double', 'refuse'], ['-1e-999999999999', 'double', 'refuse'], ['0.0', 'double', 'read'],
+    ['1e21', 'double', 'read'], ['999999.9990000000000001', 'double', 'refuse', m('n', { maximum: 999999.999 })], ['999999.999', 'double', 'read', m('n', { maximum: 999999.999 })],
+    ['12', 'int32', 'refuse', m('n', { minimum: 13 })], ['.5', 'double', 'refuse'], ['5.', 'double', 'refuse'], ['+5', 'int32', 'refuse'], ['007', 'int32', 'refuse'], [' 5', 'int32', 'refuse'],
+    ['2030', 'int32', undefined, m('schoolYear')], ['2030.5', 'int32', 'refuse', m('schoolYear')],
+  ];
+  for (const [spelling, kind, verdict, member] of cases) assert.equal(numberVerdict(spelling, kind, member ?? m()), verdict, `${spelling} in ${kind}`);
+});
+
+test('a recipe alone (--recipe) breaks a member of the kind it needs, in a resource that has one, and knows the answer', () => {
+  const doc = { assessmentIdentifier: 'A1', namespace: 'uri://x', assessmentTitle: 'T' };
+  const target: FuzzTarget = {
+    dataApiBaseUrl: 'http://127.0.0.1:1/v7.3/api', rosteringBaseUrl: 'http://127.0.0.1:2', client: { key: 'k', secret: 's' }, token: 'aaa.bbb.ccc', maxBodyBytes: 1024 * 1024, forbidden: [],
+    samples: [
+      { name: 'student', endpoint: 'students', docs: [{ studentUniqueId: 'S1', firstName: 'F', lastSurname: 'L', birthDate: '2010-01-01' }], ids: ['0123456789abcdef0123456789abcdef'], etags: ['1'], queryFields: [] },
+      { name: 'assessment', endpoint: 'assessments', docs: [doc], ids: ['1123456789abcdef0123456789abcdef'], etags: ['1'], queryFields: [] },
+      { name: 'assessmentItem', endpoint: 'assessmentItems', docs: [{ identificationCode: 'I1', assessmentReference: { assessmentIdentifier: 'A1', namespace: 'uri://x' } }], ids: ['2123456789abcdef0123456789abcdef'], etags: ['1'], queryFields: [] },
+    ],
+  };
+  for (const kind of ['numeric-text', 'many-items', 'number-spelling', 'odd-text', 'nfc-pair'] as const) {
+    const recipes = generate(seed, 60, kind);
+    assert.ok(recipes.every((r) => (r.k === 'post' || r.k === 'put') && r.body.t === kind), `${kind} alone`);
+  }
+  // Finding 1: digits in a double member (the member the backtracking pattern read), always refused.
+  for (const r of generate(seed, 40, 'numeric-text')) {
+    const req = materialize(r, target);
+    assert.match(req.url, /\/(assessments|assessmentItems)(\/|$)/, 'students has no double member');
+    assert.match(req.kind, /digits in a double member/);
+    assert.match(req.mustRefuse ?? '', /digits in the double maxRawScore/);
+    assert.ok(req.body!.length <= target.maxBodyBytes, 'under the body limit: the work is in the digits, not a 413');
+  }
+  // Finding 2: collections of items that each fail, as many as fit under the body limit.
+  for (const r of generate(seed, 20, 'many-items')) {
+    const req = materialize(r, target);
+    assert.match(req.mustRefuse ?? '', /^\d+ failing \w+ items$/);
+    assert.ok(req.body!.length <= target.maxBodyBytes, 'under the body limit');
+  }
+  // Finding 8: the two items' keys differ in their bytes and are one text after NFC.
+  for (const r of generate(seed, 20, 'nfc-pair')) {
+    const req = materialize(r, target);
+    const items = (JSON.parse(req.body!.toString()) as { possibleResponses: { responseValue: string }[] }).possibleResponses;
+    assert.notEqual(items[0].responseValue, items[1].responseValue);
+    assert.equal(items[0].responseValue.normalize('NFC'), items[1].responseValue.normalize('NFC'));
+    assert.match(req.mustRefuse ?? '', /differs only in Unicode spelling/);
   }
 });
