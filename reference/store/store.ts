@@ -209,7 +209,7 @@ export class DataStore {
     this.undo?.touched.add(record);
   }
 
-  /** The whole store as plain data (for compaction into the lowdb file). */
+  /** The whole store as plain data (for compaction into the state file). */
   state(): PersistedState {
     const collections: PersistedState['collections'] = {};
     for (const [name, c] of this.collections) {
