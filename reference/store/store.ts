@@ -4,6 +4,7 @@ import { getPath, setPath } from './json-path.js';
 import { keyValues, naturalKey } from './keys.js';
 import type { JournalEntry, Persistence, PersistedState } from './persistence.js';
 import { ReferenceIndex, type Link } from './references.js';
+import { tombstoneDoc } from './tombstones.js';
 
 /** A stored record: the client's document plus the system members the API adds. */
 export interface StoredRecord {
@@ -24,7 +25,10 @@ export interface DeleteEvent {
   changeVersion: number;
   key: string;
   keyValues: Record<string, unknown>;
-  /** The deleted document, kept so the feed can be filtered by the reader's authorization. */
+  /**
+   * What the feed's authorization filter reads of the deleted document: its key and securable
+   * members only (tombstones.ts), never the whole document.
+   */
   doc?: Record<string, unknown>;
 }
 export interface KeyChangeEvent { id: string; changeVersion: number; oldKeyValues: Record<string, unknown>; newKeyValues: Record<string, unknown> }
@@ -227,6 +231,8 @@ export class DataStore {
       const c = this.collections.get(name);
       if (!c) continue;
       for (const r of data.records) { r.created ??= r.changeVersion; c.byId.set(r.id, r); c.byKey.set(r.key, r); c.index(r); }
+      // An earlier version kept whole documents in delete events.
+      for (const d of data.deletes) if (d.doc) d.doc = tombstoneDoc(c.resource, d.doc);
       c.deletes.push(...data.deletes);
       for (const d of data.deletes) c.deletedKeys.add(d.key);
       c.keyChanges.push(...data.keyChanges);
@@ -252,6 +258,7 @@ export class DataStore {
     } else if (entry.t === 'del') {
       const old = c.byId.get(entry.ev.id);
       if (old) { c.byId.delete(old.id); c.byKey.delete(old.key); this.references.remove(old); c.unindex(old); }
+      if (entry.ev.doc) entry.ev.doc = tombstoneDoc(resource, entry.ev.doc);
       if (!c.deletes.some((d) => d.changeVersion === entry.ev.changeVersion)) { c.deletes.push(entry.ev); c.deletedKeys.add(entry.ev.key); }
     } else if (entry.t === 'kc') {
       if (!c.keyChanges.some((k) => k.changeVersion === entry.ev.changeVersion && k.id === entry.ev.id)) c.keyChanges.push(entry.ev);
@@ -399,7 +406,7 @@ export class DataStore {
     c.unindex(record);
     c.byId.delete(record.id);
     c.byKey.delete(record.key);
-    const event = { id: record.id, changeVersion: ++this.version, key: record.key, keyValues: keyValues(resource, record.doc), doc: record.doc };
+    const event = { id: record.id, changeVersion: ++this.version, key: record.key, keyValues: keyValues(resource, record.doc), doc: tombstoneDoc(resource, record.doc) };
     c.deletes.push(event);
     const wasDeleted = c.deletedKeys.has(event.key);
     c.deletedKeys.add(event.key);
