@@ -19,7 +19,7 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isS
 
 export function isStoredRecord(v: unknown): v is StoredRecord {
   return isObject(v) && typeof v.id === 'string' && typeof v.resource === 'string' && typeof v.key === 'string' && isObject(v.doc)
-    && typeof v.etag === 'string' && typeof v.lastModified === 'string' && isCount(v.changeVersion) && (v.created === undefined || isCount(v.created));
+    && typeof v.etag === 'string' && typeof v.lastModified === 'string' && isCount(v.changeVersion) && (v.created === undefined || isCount(v.created)) && (v.owner === undefined || typeof v.owner === 'string');
 }
 
 export function isDeleteEvent(v: unknown): v is DeleteEvent {
