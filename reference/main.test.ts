@@ -47,3 +47,12 @@ test('a store path under a regular file stops start-up with exit 2 and one line 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('an unusable data-store connection string stops start-up with exit 2 and one line', async () => {
+  await assert.rejects(startChildReference({ config: { clients: CLIENTS, dataStore: 'foo:bar' } }), (err: Error) => {
+    const output = err.message.slice(err.message.indexOf('\n') + 1).trim();
+    assert.match(err.message, /exited \(2\)/);
+    assert.deepEqual(output.split('\n'), ["unsupported data-store connection string 'foo:…' (use memory:<name> or file:<path>)"]);
+    return true;
+  });
+});

@@ -5,6 +5,7 @@
  * --recover: start even if a durable store's journal is damaged, dropping (and counting) the bad records.
  */
 import { ConfigError } from './config/load.js';
+import { ConfigurationError } from './config/configuration-error.js';
 import { RosteringConfigError } from './rostering/service.js';
 import { StoreFileError } from './store/persistence.js';
 import { startReference } from './server.js';
@@ -49,7 +50,8 @@ try {
     console.log(`clients       ${ref.settings.clients.map((c) => c.key).join(', ')} (from ${configFile})`);
   }
 } catch (err) {
-  if (err instanceof ConfigError || err instanceof RosteringConfigError || err instanceof StoreFileError) {
+  // The operator's to fix (a setting, a store file): one line naming what, never a stack.
+  if (err instanceof ConfigError || err instanceof ConfigurationError || err instanceof RosteringConfigError || err instanceof StoreFileError) {
     console.error(err.message);
     process.exit(2);
   }
