@@ -48,6 +48,7 @@ export interface Settings {
   warmValidators: boolean;
   dataStore: string;
   journalFsync: boolean;
+  journalCompactEvery: number;
   recoverJournal: boolean;
   maxBodyBytes: number;
   adminDatabase: string;
@@ -135,6 +136,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     warmValidators: config.warmValidators ?? true,
     dataStore: process.env.REFERENCE_DATA_STORE ?? config.dataStore ?? 'memory:default',
     journalFsync: config.journalFsync ?? false,
+    journalCompactEvery: config.journalCompactEvery ?? 20_000,
     recoverJournal: config.recoverJournal ?? false,
     maxBodyBytes: config.maxBodyBytes ?? 4 * 1024 * 1024,
     adminDatabase: config.adminDatabase ?? 'memory:default',

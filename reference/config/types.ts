@@ -81,6 +81,15 @@ export interface ReferenceConfig {
    */
   journalFsync?: boolean;
   /**
+   * Durable stores: journal entries between two compactions of the state file (in the
+   * background; a failed one is reported and tried again after as many). Fewer: a shorter replay
+   * at start-up, more rewrites of the whole state.
+   * @TJS-type integer
+   * @minimum 1
+   * @default 20000
+   */
+  journalCompactEvery?: number;
+  /**
    * Durable stores: drop damaged journal records at start-up (reporting how many) instead of
    * refusing to start. For one recovery start (`--recover`), not for a standing configuration.
    * @default false
