@@ -95,7 +95,10 @@ export async function startFuzzTarget(opts: { heapMb?: number; recordQuota?: num
     journalCompactEvery: 50,
     clients: [{ ...FUZZ_CLIENT, permissionSet: 'unrestricted', recordQuota, rosterScopes: ['roster-core.readonly', 'roster.readonly', 'roster-demographics.readonly'] }],
   };
-  const child = await startChildReference({ dir, ...(opts.heapMb ? { heapMb: opts.heapMb } : {}), config });
+  const child = await startChildReference({ dir, ...(opts.heapMb ? { heapMb: opts.heapMb } : {}), config }).catch((err: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  });
   const close = async () => { await child.stop(); rmSync(dir, { recursive: true, force: true }); };
   try {
     const target = await prepareTarget({
