@@ -5,6 +5,7 @@
  * --recover: start even if a durable store's journal is damaged, dropping (and counting) the bad records.
  */
 import { ConfigError } from './config/load.js';
+import { ConfigurationError } from './config/configuration-error.js';
 import { RosteringConfigError } from './rostering/service.js';
 import { StoreFileError } from './store/persistence.js';
 import { startReference } from './server.js';
@@ -18,6 +19,26 @@ const recover = process.argv.includes('--recover') ? { recoverJournal: true } : 
 try {
   const started = Date.now();
   const ref = await startReference(configFile ? { configFile, overrides: recover } : { overrides: { demoData, ...recover } });
+  // Exit cleanly on SIGTERM/SIGINT so that coverage (c8) is written, durable stores are
+  // compacted and sockets close. A signal sent to the whole process group arrives more than once
+  // (directly and relayed by wrappers such as c8): later ones must not kill the process early.
+  // Listening before the ready lines are printed: a supervisor may signal as soon as it reads
+  // them, and a signal without a listener kills the process outright (no compaction).
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping`);
+    // Durable stores report their own failures (the journals keep every write); anything else
+    // that fails while closing is one line too, never a stack.
+    ref.close().then(() => process.exit(0), (err: unknown) => {
+      console.error(`${signal}: stopping failed: ${String((err as Error)?.message ?? err).split('\n')[0]}`);
+      process.exit(1);
+    });
+    setTimeout(() => process.exit(0), 4000).unref();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
   const demo = ref.settings.generatedDemoSecret;
   console.log(`data API      ${ref.dataApiBaseUrl}  (ready in ${Date.now() - started} ms${demoData ? ', demo data loaded' : ''})`);
   console.log(`token         POST ${ref.dataApiBaseUrl}/oauth/token`);
@@ -28,21 +49,9 @@ try {
   } else {
     console.log(`clients       ${ref.settings.clients.map((c) => c.key).join(', ')} (from ${configFile})`);
   }
-  // Exit cleanly on SIGTERM/SIGINT so that coverage (c8) is written, durable stores are
-  // compacted and sockets close. A signal sent to the whole process group arrives more than once
-  // (directly and relayed by wrappers such as c8): later ones must not kill the process early.
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal}: stopping`);
-    void ref.close().then(() => process.exit(0));
-    setTimeout(() => process.exit(0), 4000).unref();
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
 } catch (err) {
-  if (err instanceof ConfigError || err instanceof RosteringConfigError || err instanceof StoreFileError) {
+  // The operator's to fix (a setting, a store file): one line naming what, never a stack.
+  if (err instanceof ConfigError || err instanceof ConfigurationError || err instanceof RosteringConfigError || err instanceof StoreFileError) {
     console.error(err.message);
     process.exit(2);
   }

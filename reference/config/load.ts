@@ -22,6 +22,8 @@ export interface Client {
   tenant?: string;
   /** Its own token lifetime, when it has one (else the settings' tokenLifetimeSeconds). */
   tokenLifetimeSeconds?: number;
+  /** Most records it may hold in a data store (its own, else the configured recordQuota); none: no limit. */
+  recordQuota?: number;
 }
 
 export interface Settings {
@@ -46,6 +48,7 @@ export interface Settings {
   warmValidators: boolean;
   dataStore: string;
   journalFsync: boolean;
+  journalCompactEvery: number;
   recoverJournal: boolean;
   maxBodyBytes: number;
   adminDatabase: string;
@@ -102,6 +105,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
       odsInstances: c.odsInstances ?? [{ id: 1 }],
       ...(c.tenant ? { tenant: c.tenant } : {}),
       ...(c.tokenLifetimeSeconds ? { tokenLifetimeSeconds: c.tokenLifetimeSeconds } : {}),
+      ...((c.recordQuota ?? config.recordQuota) !== undefined ? { recordQuota: c.recordQuota ?? config.recordQuota } : {}),
     };
   });
   if ((config.connections?.headersTimeoutMs ?? 20_000) > (config.connections?.requestTimeoutMs ?? 60_000)) throw new ConfigError('connections.headersTimeoutMs must not exceed connections.requestTimeoutMs');
@@ -132,6 +136,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     warmValidators: config.warmValidators ?? true,
     dataStore: process.env.REFERENCE_DATA_STORE ?? config.dataStore ?? 'memory:default',
     journalFsync: config.journalFsync ?? false,
+    journalCompactEvery: config.journalCompactEvery ?? 20_000,
     recoverJournal: config.recoverJournal ?? false,
     maxBodyBytes: config.maxBodyBytes ?? 4 * 1024 * 1024,
     adminDatabase: config.adminDatabase ?? 'memory:default',

@@ -71,7 +71,7 @@ export interface ReferenceConfig {
   admin?: AdminConfig;
   /**
    * Connection string of the data store: `memory:<name>` (default `memory:default`) or
-   * `file:<path>` for a durable store (journal + lowdb file at that path).
+   * `file:<path>` for a durable store (journal + checksummed state file at that path).
    */
   dataStore?: string;
   /**
@@ -80,6 +80,15 @@ export interface ReferenceConfig {
    * write; see `npm run bench`). Without it, it survives a killed process. @default false
    */
   journalFsync?: boolean;
+  /**
+   * Durable stores: journal entries between two compactions of the state file (in the
+   * background; a failed one is reported and tried again after as many). Fewer: a shorter replay
+   * at start-up, more rewrites of the whole state.
+   * @TJS-type integer
+   * @minimum 1
+   * @default 20000
+   */
+  journalCompactEvery?: number;
   /**
    * Durable stores: drop damaged journal records at start-up (reporting how many) instead of
    * refusing to start. For one recovery start (`--recover`), not for a standing configuration.
@@ -117,6 +126,15 @@ export interface ReferenceConfig {
    * @default 4194304
    */
   maxBodyBytes?: number;
+  /**
+   * Most records one client may hold in a data store (records it created and has not deleted);
+   * a create beyond it gets 403 `record-quota-exceeded`, updates and deletes go on. With
+   * `maxBodyBytes` it bounds what one client can make the store hold. Off when absent;
+   * `clients[].recordQuota` sets it per client.
+   * @TJS-type integer
+   * @minimum 0
+   */
+  recordQuota?: number;
   /** Time limits on client connections (both services), so that slow or stalled clients cannot hold sockets. */
   connections?: ConnectionsConfig;
   /** Per-client request rate on the data API and the rostering service (token bucket); off when absent. Over it: 429. */
@@ -250,6 +268,12 @@ export interface ClientConfig {
   odsInstances?: { id: number; context?: { key: string; value: string } }[];
   /** Tenant of the client when multi-tenant. */
   tenant?: string;
+  /**
+   * Most records this client may hold in a data store, instead of the global `recordQuota`.
+   * @TJS-type integer
+   * @minimum 0
+   */
+  recordQuota?: number;
   /**
    * This client's token lifetime in seconds (`expires_in`), instead of the global
    * `tokenLifetimeSeconds`: a short-lived client lets conformance suites wait a token out.

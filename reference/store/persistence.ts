@@ -1,181 +1,211 @@
-import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { Low } from 'lowdb';
-import { DataFile, DataFileSync } from 'lowdb/node';
-import { parseExact, stringifyExact } from '../http/exact-json.js';
-import type { DataStore, DeleteEvent, KeyChangeEvent, StoredRecord } from './store.js';
+import { checksummedLine } from './checksummed-lines.js';
+import { readJournalLine, recordsIn, type JournalEntry } from './journal-entries.js';
+import { decodeState, describeLost, encodeState, StoreFileError, type Lost, type PersistedState } from './state-file.js';
+import { nodeFiles, type StoreFiles } from './store-files.js';
+import type { DataStore } from './store.js';
 
 /**
  * Durable data stores: the in-memory store stays authoritative; every acknowledged write is
  * first appended (synchronously, one line) to a journal, and from time to time the whole state
- * is compacted into a lowdb file (atomic temp-file-and-rename) in the background. A request
- * never waits for a rewrite of the whole file, and a write acknowledged before the process is
- * killed is in the journal when it starts again.
+ * is compacted into the state file (temp file and rename) in the background. A request never
+ * waits for a rewrite of the whole file, and a write acknowledged before the process is killed
+ * is in the journal when it starts again.
  *
- * Files for a store `…/name.json`: the lowdb state `name.json` (records, feeds, counters, and
- * the journal generation it includes) and journals `name.json.journal.<generation>`. Loading
- * reads the state and replays every journal of its generation or later, so a crash at any
- * point of a compaction loses nothing.
+ * Files for a store `…/name.json`: the state file `name.json` (records, feeds, counters, and the
+ * journal generation it includes; state-file.ts) and journals `name.json.journal.<generation>`.
+ * Loading reads the state and replays every journal of its generation or later, so a crash at
+ * any point of a compaction loses nothing. A compaction that fails (a full or read-only disk)
+ * is reported and tried again later; the journals keep every write meanwhile.
  *
- * Each journal line is `{"c":"<checksum>","e":[entries]}`, the checksum taken over the text of
- * the entries, so damage is seen, never replayed or skipped in silence: a torn last line (a kill
- * mid-append, never acknowledged) is cut off; a bad line anywhere else stops start-up with the
- * file and line, unless recovery is asked for, which drops the bad lines and says how many.
+ * Every line of both files carries a checksum (checksummed-lines.ts), so damage is seen, never
+ * loaded or skipped in silence: a torn last journal line (a kill mid-append, never acknowledged)
+ * is cut off; a bad line anywhere else stops start-up with the file and line, unless recovery is
+ * asked for, which drops the bad lines and reports the records lost.
  */
-export type JournalEntry =
-  | { t: 'put'; r: string; rec: StoredRecord; v: number; d: number }
-  | { t: 'del'; r: string; ev: DeleteEvent; v: number; d: number }
-  | { t: 'kc'; r: string; ev: KeyChangeEvent; v: number; d: number }
-  | { t: 'undel'; r: string; key: string; v: number; d: number };
-
-interface PersistedState {
-  generation: number;
-  version: number;
-  descriptorIds: number;
-  collections: Record<string, { records: StoredRecord[]; deletes: DeleteEvent[]; keyChanges: KeyChangeEvent[] }>;
-}
-
-/** A data store file that cannot be loaded: one line naming the file and where, never its content. */
-export class StoreFileError extends Error {}
+export type { JournalEntry } from './journal-entries.js';
+export { StoreFileError, type PersistedState } from './state-file.js';
 
 export interface PersistenceOptions {
-  /** fsync every journal append before the write is acknowledged (survives an OS crash, costs a disk flush per write). */
+  /**
+   * fsync every journal append before the write is acknowledged (survives an OS crash, costs a
+   * disk flush per write), and the state file and its directory before a compaction removes the
+   * journals it covers.
+   */
   fsync?: boolean;
-  /** Drop damaged journal lines instead of refusing to start; their count is reported. */
+  /** Drop damaged records instead of refusing to start; what was lost is reported. */
   recover?: boolean;
-  /** Where recovery reports what it dropped. */
+  /** Where recovery and failed compactions are reported (one line each). */
   warn?: (message: string) => void;
+  /** The file system (tests inject failures). */
+  files?: StoreFiles;
+  /** Journal entries between two background compactions. */
+  compactEvery?: number;
 }
 
 const COMPACT_EVERY = 20_000;
-const checksum = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
-const journalLine = (entries: JournalEntry[]) => { const text = stringifyExact(entries); return `{"c":"${checksum(text)}","e":${text}}\n`; };
-const LINE = /^\{"c":"([0-9a-f]{16})","e":(\[.*\])\}$/s;
-
-/** The entries of a journal line, or undefined when it is damaged (checksum, form). */
-function readJournalLine(line: string): JournalEntry[] | undefined {
-  const m = LINE.exec(line);
-  if (!m) return legacyJournalLine(line);
-  if (checksum(m[2]) !== m[1]) return undefined;
-  try { return parseExact(m[2]) as JournalEntry[]; } catch { return undefined; }
-}
-
-/**
- * A line written before lines carried a checksum (an entry, or an array of them), read so that
- * a store left by an earlier version still opens; only its form can be checked.
- */
-function legacyJournalLine(line: string): JournalEntry[] | undefined {
-  let v: unknown;
-  try { v = parseExact(line); } catch { return undefined; }
-  const entries = (Array.isArray(v) ? v : [v]) as Partial<JournalEntry>[];
-  const isEntry = (e: Partial<JournalEntry>) => !!e && typeof e === 'object' && ['put', 'del', 'kc', 'undel'].includes(e.t as string) && typeof e.r === 'string' && typeof e.v === 'number';
-  return entries.length && entries.every(isEntry) ? entries as JournalEntry[] : undefined;
-}
-const codec = { parse: (s: string) => parseExact(s) as PersistedState, stringify: (d: PersistedState) => stringifyExact(d) };
 
 export class Persistence {
   private generation = 0;
   private entries = 0;
+  /** The compaction in progress, if any; it never rejects (its caller hears of a failure). */
   private compacting: Promise<void> | undefined;
-  private readonly low: Low<PersistedState>;
+  private readonly files: StoreFiles;
+  private readonly fsync: boolean;
+  private readonly warn: (message: string) => void;
+  private readonly compactEvery: number;
 
-  private constructor(private readonly file: string, private readonly fsync: boolean) {
-    this.low = new Low<PersistedState>(new DataFile(file, codec), emptyState());
+  private constructor(private readonly file: string, options: PersistenceOptions) {
+    this.files = options.files ?? nodeFiles;
+    this.fsync = options.fsync ?? false;
+    this.warn = options.warn ?? ((m) => console.warn(m));
+    this.compactEvery = options.compactEvery ?? COMPACT_EVERY;
   }
 
-  /** Opens (or creates) the files of a store and replays them into the given empty store. */
+  /**
+   * Opens (or creates) the files of a store and replays them into the given empty store. Every
+   * failure is a StoreFileError: one line naming the file, never a stack or stored data.
+   */
   static open(file: string, store: DataStore, options: PersistenceOptions = {}): Persistence {
-    mkdirSync(dirname(file), { recursive: true });
-    const p = new Persistence(file, options.fsync ?? false);
-    const state = readState(file);
-    if (state) {
-      try {
-        store.restore(state);
-      } catch {
-        // Valid JSON of the wrong shape inside: the same one line, not a stack trace.
-        throw new StoreFileError(`data store file ${file} cannot be loaded: its collections are not data store records; restore it from a backup or move it away`);
-      }
-      p.generation = state.generation;
-    }
-    for (const g of p.journalGenerations().filter((x) => x >= p.generation)) {
-      const journal = p.journalFile(g);
-      const text = readFileSync(journal, 'utf8');
-      // A torn last line (killed mid-append) was never acknowledged: cut it off, so that the
-      // next append starts a line of its own instead of joining (and losing) it.
-      const whole = text.slice(0, text.lastIndexOf('\n') + 1);
-      if (whole.length < text.length) truncateSync(journal, Buffer.byteLength(whole));
-      const lines = whole.split('\n').slice(0, -1);
-      const kept: string[] = [];
-      const dropped: number[] = [];
-      let offset = 0;
-      for (const [i, line] of lines.entries()) {
-        const entries = readJournalLine(line);
-        if (entries) {
-          for (const e of entries) store.replay(e);
-          kept.push(line);
-        } else if (options.recover) {
-          dropped.push(i + 1);
-        } else {
-          throw new StoreFileError(`data store journal ${journal} is damaged at line ${i + 1} (byte ${offset}): start with --recover to drop damaged records`);
-        }
-        offset += Buffer.byteLength(line) + 1;
-      }
-      if (dropped.length) {
-        // Rewritten without them, so that the next start is clean (temp file and rename: all or nothing).
-        writeFileSync(`${journal}.tmp`, kept.map((l) => `${l}\n`).join(''));
-        renameSync(`${journal}.tmp`, journal);
-        (options.warn ?? console.warn)(`data store journal ${journal}: recovery dropped ${dropped.length} damaged record${dropped.length === 1 ? '' : 's'} (line${dropped.length === 1 ? '' : 's'} ${dropped.join(', ')})`);
-      }
-      p.generation = Math.max(p.generation, g);
+    const p = new Persistence(file, options);
+    store.attach(p);
+    try {
+      const recovered = p.load(store, options.recover ?? false);
+      // What recovery kept is written down at once, so the next start needs no recovery.
+      if (recovered) p.compactInBackground();
+    } catch (err) {
+      throw err instanceof StoreFileError ? err : fileSystemError(file, err);
     }
     return p;
   }
 
+  /** Loads state and journals; true when recovery changed what the files say. */
+  private load(store: DataStore, recover: boolean): boolean {
+    this.files.makeDirectory(dirname(this.file));
+    const journals = this.journalGenerations();
+    let recovered = false;
+    if (this.files.exists(this.file)) {
+      const { state, lost } = decodeState(this.file, this.files.readText(this.file), recover);
+      try {
+        store.restore(state);
+      } catch {
+        // Lines of the right form whose records contradict each other, or an earlier version's
+        // file of the wrong shape inside: the same one line, not a stack trace.
+        throw new StoreFileError(`data store file ${this.file} cannot be loaded: its collections are not data store records; restore it from a backup or move it away`);
+      }
+      this.generation = state.generation;
+      if (lost.size) {
+        this.warn(`data store file ${this.file}: recovery dropped ${describeLost(lost)}`);
+        recovered = true;
+      }
+    } else if (journals.length && journals[0] > 0) {
+      // Journals of generation g > 0 exist only after a compaction wrote the state file: it is
+      // gone, and with it every record compacted before them.
+      if (!recover) throw new StoreFileError(`data store file ${this.file} is missing, but its journals from generation ${journals[0]} on are present: the records compacted into it would be lost; restore it from a backup, or start with --recover to start from the journals alone`);
+      this.warn(`data store file ${this.file} is missing: recovery starts from the journals of generation ${journals[0]} on; the records compacted before them are lost (their number was in the missing file)`);
+      recovered = true;
+    }
+    for (const g of journals.filter((x) => x >= this.generation)) {
+      recovered = this.replayJournal(store, g, recover) || recovered;
+      this.generation = Math.max(this.generation, g);
+    }
+    return recovered;
+  }
+
+  /** Replays one journal into the store; true when recovery dropped lines of it. */
+  private replayJournal(store: DataStore, generation: number, recover: boolean): boolean {
+    const journal = this.journalFile(generation);
+    const text = this.files.readText(journal);
+    // A torn last line (killed mid-append) was never acknowledged: cut it off, so that the
+    // next append starts a line of its own instead of joining (and losing) it.
+    const whole = text.slice(0, text.lastIndexOf('\n') + 1);
+    if (whole.length < text.length) this.files.truncate(journal, Buffer.byteLength(whole));
+    const lines = whole.split('\n').slice(0, -1);
+    const kept: string[] = [];
+    const dropped: number[] = [];
+    const lost: Lost = new Map();
+    let exact = true;
+    let offset = 0;
+    for (const [i, line] of lines.entries()) {
+      const entries = readJournalLine(line);
+      if (entries) {
+        try {
+          for (const e of entries) store.replay(e);
+        } catch {
+          throw new StoreFileError(`data store journal ${journal} cannot be replayed at line ${i + 1} (byte ${offset}): its records contradict the state; restore the store from a backup`);
+        }
+        kept.push(line);
+      } else if (recover) {
+        dropped.push(i + 1);
+        const records = recordsIn(line);
+        for (const [r, n] of records.byResource) lost.set(r, (lost.get(r) ?? 0) + n);
+        exact &&= records.exact;
+      } else {
+        throw new StoreFileError(`data store journal ${journal} is damaged at line ${i + 1} (byte ${offset}), or written in a form this version cannot read: start with --recover to drop the damaged records`);
+      }
+      offset += Buffer.byteLength(line) + 1;
+    }
+    if (!dropped.length) return false;
+    // Rewritten without them, so that the next start is clean (temp file and rename: all or nothing).
+    this.files.replaceSync(journal, kept.map((l) => `${l}\n`).join(''), this.fsync);
+    this.warn(`data store journal ${journal}: recovery dropped ${describeLost(lost, exact)} in ${dropped.length} damaged line${dropped.length === 1 ? '' : 's'} (${dropped.join(', ')})`);
+    return true;
+  }
+
   /** Appends the entries of one operation, as one checksummed line, before the write is acknowledged. */
   append(entries: JournalEntry[]): void {
-    const fd = openSync(this.journalFile(this.generation), 'a');
-    const size = fstatSync(fd).size;
-    try {
-      writeFileSync(fd, journalLine(entries));
-      if (this.fsync) fsyncSync(fd);
-    } catch (err) {
-      // The write is refused (and taken back in memory): a part of its line left behind would
-      // join the next line and damage it, so cut it off if the file lets us.
-      try { ftruncateSync(fd, size); } catch { /* the error below is the one that matters */ }
-      throw err;
-    } finally {
-      closeSync(fd);
-    }
+    this.files.appendLine(this.journalFile(this.generation), checksummedLine(entries), this.fsync);
     this.entries += entries.length;
-    if (this.entries >= COMPACT_EVERY && !this.compacting) void this.compact();
+    if (this.entries >= this.compactEvery && !this.compacting) this.compactInBackground();
   }
 
   /**
-   * Writes the whole state into the lowdb file and drops the journals it covers. New writes go
-   * to the next journal generation meanwhile.
+   * Writes the whole state into the state file and then drops the journals it covers; new
+   * writes go to the next journal generation meanwhile. Rejects when the state file cannot be
+   * written: nothing is lost then, since no journal was removed.
    */
-  compact(state?: PersistedState): Promise<void> {
-    const snapshot = state ?? this.stateOf?.();
-    if (!snapshot) return Promise.resolve();
+  compact(): Promise<void> {
+    const state = this.stateOf?.();
+    if (!state) return Promise.resolve();
     const covered = this.generation;
     this.generation = covered + 1;
     this.entries = 0;
-    snapshot.generation = this.generation;
-    this.low.data = snapshot;
-    this.compacting = this.low.write().then(() => {
-      for (const g of this.journalGenerations()) if (g <= covered) rmSync(this.journalFile(g), { force: true });
-    }).finally(() => { this.compacting = undefined; });
-    return this.compacting;
+    state.generation = this.generation;
+    // Serialised now, so that the file holds exactly this change version.
+    const text = encodeState(state);
+    const work = this.files.replace(this.file, text, this.fsync).then(() => {
+      for (const g of this.journalGenerations()) if (g <= covered) this.files.remove(this.journalFile(g));
+    });
+    this.compacting = work.catch(() => undefined).finally(() => { this.compacting = undefined; });
+    return work;
+  }
+
+  /** A compaction nobody waits for: a failure is reported, and the next one is tried after as many writes again. */
+  private compactInBackground(): void {
+    this.compact().catch((err: unknown) => {
+      this.warn(`data store ${this.file}: compaction failed (${describeError(err)}); every write stays in the journals, and it is tried again after ${this.compactEvery} more writes`);
+    });
   }
 
   /** Set by the store: its current state, serialisable. */
   stateOf?: () => PersistedState;
 
-  /** Waits for a compaction in progress (clean shutdown). */
-  async flush(): Promise<void> {
+  /** Settles when no compaction is in progress (it never rejects). */
+  async idle(): Promise<void> {
     await this.compacting;
-    await this.compact();
+  }
+
+  /**
+   * Clean shutdown: waits for a compaction in progress, then compacts once more. Never rejects:
+   * a compaction that fails leaves every write in the journals, replayed at the next start.
+   */
+  async flush(): Promise<void> {
+    await this.idle();
+    try {
+      await this.compact();
+    } catch (err) {
+      this.warn(`data store ${this.file}: compaction at shutdown failed (${describeError(err)}); every write stays in the journals and is replayed at the next start`);
+    }
   }
 
   private journalFile(generation: number): string {
@@ -183,33 +213,20 @@ export class Persistence {
   }
 
   private journalGenerations(): number[] {
-    const dir = dirname(this.file);
-    if (!existsSync(dir)) return [];
     const prefix = `${basename(this.file)}.journal.`;
-    return readdirSync(dir).filter((f) => f.startsWith(prefix)).map((f) => Number(f.slice(prefix.length))).filter(Number.isInteger).sort((a, b) => a - b);
+    return this.files.list(dirname(this.file)).filter((f) => f.startsWith(prefix)).map((f) => Number(f.slice(prefix.length))).filter(Number.isInteger).sort((a, b) => a - b);
   }
 }
 
-/** The compacted state, if there is one; a file that cannot be read as one stops start-up with one line. */
-function readState(file: string): PersistedState | undefined {
-  let state: PersistedState | null;
-  try {
-    state = new DataFileSync<PersistedState>(file, codec).read();
-  } catch (err) {
-    // The parser's message quotes the file's content: say only what and where.
-    const why = err instanceof SyntaxError ? (readFileSync(file, 'utf8').trim() ? 'it is not valid JSON (damaged or truncated)' : 'it is empty') : `it cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`;
-    throw new StoreFileError(`data store file ${file} cannot be loaded: ${why}; restore it from a backup or move it away`);
-  }
-  if (state === null) return undefined;
-  const s = state as Partial<PersistedState> | null;
-  if (!s || typeof s !== 'object' || typeof s.generation !== 'number' || typeof s.version !== 'number' || typeof s.collections !== 'object' || s.collections === null) {
-    throw new StoreFileError(`data store file ${file} cannot be loaded: it is not a data store state (generation, version, collections); restore it from a backup or move it away`);
-  }
-  return state;
+/** `EACCES on /srv/store.json.tmp`: the code and the path, not the stored data. */
+function describeError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return e?.code ? `${e.code}${e.path ? ` on ${e.path}` : ''}` : String((e as Error)?.message ?? err).split('\n')[0];
 }
 
-function emptyState(): PersistedState {
-  return { generation: 0, version: 0, descriptorIds: 0, collections: {} };
+/** A file-system failure at start-up (a path under a regular file, no permission …) as one line. */
+function fileSystemError(file: string, err: unknown): StoreFileError {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  const why: Record<string, string> = { ENOTDIR: 'a part of its path is a regular file, not a directory', EEXIST: 'a regular file is where its directory should be', EACCES: 'permission denied', EPERM: 'operation not permitted', EISDIR: 'a directory is where a file should be', EROFS: 'the file system is read-only', ENOSPC: 'the disk is full' };
+  return new StoreFileError(`data store ${file} cannot be opened: ${(code && why[code]) ?? 'it cannot be read'} (${describeError(err)})`);
 }
-
-export type { PersistedState };

@@ -10,7 +10,7 @@ export class UnsupportedConnectionString extends ConfigurationError {}
  * Data stores by connection string, opened once and shared by every server in the process, so
  * that the rostering service reads exactly what the data API writes (decisions #25).
  * Connection strings: `memory:<name>` (in memory only) and `file:<path>` (in memory, made
- * durable by a journal and a lowdb file at that path, see persistence.ts). Unknown schemes are
+ * durable by a journal and a state file at that path, see persistence.ts). Unknown schemes are
  * refused.
  */
 export class StoreRegistry {
@@ -28,9 +28,7 @@ export class StoreRegistry {
     if ((scheme !== 'memory' && scheme !== 'file') || !rest) throw new UnsupportedConnectionString(`unsupported data-store connection string '${scheme}:…' (use memory:<name> or file:<path>)`);
     const store = new DataStore(this.model);
     if (scheme === 'file') {
-      const persistence = Persistence.open(rest, store, this.options);
-      store.attach(persistence);
-      this.persistences.push(persistence);
+      this.persistences.push(Persistence.open(rest, store, this.options));
     }
     this.stores.set(connectionString, store);
     return store;

@@ -4,6 +4,7 @@ import { getPath, setPath } from './json-path.js';
 import { keyValues, naturalKey } from './keys.js';
 import type { JournalEntry, Persistence, PersistedState } from './persistence.js';
 import { ReferenceIndex, type Link } from './references.js';
+import { tombstoneDoc } from './tombstones.js';
 
 /** A stored record: the client's document plus the system members the API adds. */
 export interface StoredRecord {
@@ -17,6 +18,8 @@ export interface StoredRecord {
   changeVersion: number;
   /** Change version at creation: the stable order of collections and pages. */
   created: number;
+  /** Key of the client that created it, when a client did (per-client record quotas). */
+  owner?: string;
 }
 
 export interface DeleteEvent {
@@ -24,7 +27,10 @@ export interface DeleteEvent {
   changeVersion: number;
   key: string;
   keyValues: Record<string, unknown>;
-  /** The deleted document, kept so the feed can be filtered by the reader's authorization. */
+  /**
+   * What the feed's authorization filter reads of the deleted document: its key and securable
+   * members only (tombstones.ts), never the whole document.
+   */
   doc?: Record<string, unknown>;
 }
 export interface KeyChangeEvent { id: string; changeVersion: number; oldKeyValues: Record<string, unknown>; newKeyValues: Record<string, unknown> }
@@ -153,6 +159,8 @@ export class DataStore {
   }
 
   private descriptorIds = 0;
+  /** Live records per owning client (per-client record quotas). */
+  private readonly owned = new Map<string, number>();
   /** The configured snapshot, served to reads with `Use-Snapshot: true` (decisions #19). */
   snapshot?: DataStore;
   /** Durable stores journal every change before it is acknowledged (persistence.ts). */
@@ -209,7 +217,7 @@ export class DataStore {
     this.undo?.touched.add(record);
   }
 
-  /** The whole store as plain data (for compaction into the lowdb file). */
+  /** The whole store as plain data (for compaction into the state file). */
   state(): PersistedState {
     const collections: PersistedState['collections'] = {};
     for (const [name, c] of this.collections) {
@@ -226,7 +234,9 @@ export class DataStore {
     for (const [name, data] of Object.entries(state.collections)) {
       const c = this.collections.get(name);
       if (!c) continue;
-      for (const r of data.records) { r.created ??= r.changeVersion; c.byId.set(r.id, r); c.byKey.set(r.key, r); c.index(r); }
+      for (const r of data.records) { r.created ??= r.changeVersion; c.byId.set(r.id, r); c.byKey.set(r.key, r); c.index(r); this.own(r, 1); }
+      // An earlier version kept whole documents in delete events.
+      for (const d of data.deletes) if (d.doc) d.doc = tombstoneDoc(c.resource, d.doc);
       c.deletes.push(...data.deletes);
       for (const d of data.deletes) c.deletedKeys.add(d.key);
       c.keyChanges.push(...data.keyChanges);
@@ -244,14 +254,16 @@ export class DataStore {
       // links from the records that reference it (keyed by that object) stay valid.
       const old = c.byId.get(entry.rec.id);
       let rec = entry.rec;
-      if (old) { c.byKey.delete(old.key); this.references.remove(old); c.unindex(old); rec = Object.assign(old, entry.rec); }
+      if (old) { c.byKey.delete(old.key); this.references.remove(old); c.unindex(old); this.own(old, -1); rec = Object.assign(old, entry.rec); }
+      this.own(rec, 1);
       c.byId.set(rec.id, rec);
       c.byKey.set(rec.key, rec);
       c.index(rec);
       this.references.add(resource, rec);
     } else if (entry.t === 'del') {
       const old = c.byId.get(entry.ev.id);
-      if (old) { c.byId.delete(old.id); c.byKey.delete(old.key); this.references.remove(old); c.unindex(old); }
+      if (old) { c.byId.delete(old.id); c.byKey.delete(old.key); this.references.remove(old); c.unindex(old); this.own(old, -1); }
+      if (entry.ev.doc) entry.ev.doc = tombstoneDoc(resource, entry.ev.doc);
       if (!c.deletes.some((d) => d.changeVersion === entry.ev.changeVersion)) { c.deletes.push(entry.ev); c.deletedKeys.add(entry.ev.key); }
     } else if (entry.t === 'kc') {
       if (!c.keyChanges.some((k) => k.changeVersion === entry.ev.changeVersion && k.id === entry.ev.id)) c.keyChanges.push(entry.ev);
@@ -269,6 +281,7 @@ export class DataStore {
     const copy = new DataStore(this.model);
     copy.version = this.version;
     copy.descriptorIds = this.descriptorIds;
+    for (const [owner, n] of this.owned) copy.owned.set(owner, n);
     for (const [name, c] of this.collections) {
       const target = copy.collection(name);
       for (const r of c.byId.values()) {
@@ -292,6 +305,16 @@ export class DataStore {
 
   get newestChangeVersion(): number { return this.version; }
 
+  /** Live records the client created (its record quota counts these). */
+  recordsOwnedBy(client: string): number { return this.owned.get(client) ?? 0; }
+
+  private own(record: StoredRecord, delta: 1 | -1): void {
+    if (record.owner === undefined) return;
+    const n = (this.owned.get(record.owner) ?? 0) + delta;
+    if (n) this.owned.set(record.owner, n);
+    else this.owned.delete(record.owner);
+  }
+
   /** Next server-assigned descriptor id (int32, never reused). */
   nextDescriptorId(): number { return ++this.descriptorIds; }
 
@@ -299,20 +322,22 @@ export class DataStore {
     return this.collection(resource.name).byKey.get(naturalKey(resource, doc));
   }
 
-  create(resource: CompiledResource, doc: Record<string, unknown>): StoredRecord {
-    return this.atomically(() => this.createNow(resource, doc));
+  /** Creates a record; `owner` is the key of the client creating it (counted for its quota). */
+  create(resource: CompiledResource, doc: Record<string, unknown>, owner?: string): StoredRecord {
+    return this.atomically(() => this.createNow(resource, doc, owner));
   }
 
-  private createNow(resource: CompiledResource, doc: Record<string, unknown>): StoredRecord {
+  private createNow(resource: CompiledResource, doc: Record<string, unknown>, owner?: string): StoredRecord {
     const c = this.collection(resource.name);
     const key = naturalKey(resource, doc);
-    const record = this.stamp({ id: newId(), resource: resource.name, doc, key, etag: '', lastModified: '', changeVersion: 0, created: 0 });
+    const record = this.stamp({ id: newId(), resource: resource.name, doc, key, etag: '', lastModified: '', changeVersion: 0, created: 0, ...(owner === undefined ? {} : { owner }) });
     record.created = record.changeVersion;
     c.byId.set(record.id, record);
     c.byKey.set(key, record);
     c.index(record);
     this.references.add(resource, record);
-    this.onUndo(record, () => { c.byId.delete(record.id); c.byKey.delete(key); c.unindex(record); this.references.remove(record); });
+    this.own(record, 1);
+    this.onUndo(record, () => { c.byId.delete(record.id); c.byKey.delete(key); c.unindex(record); this.references.remove(record); this.own(record, -1); });
     // A key deleted and created again no longer counts as deleted (decisions #17, upstream).
     const i = c.deletedKeys.has(key) ? c.deletes.findIndex((d) => d.key === key) : -1;
     if (i >= 0) {
@@ -399,7 +424,8 @@ export class DataStore {
     c.unindex(record);
     c.byId.delete(record.id);
     c.byKey.delete(record.key);
-    const event = { id: record.id, changeVersion: ++this.version, key: record.key, keyValues: keyValues(resource, record.doc), doc: record.doc };
+    this.own(record, -1);
+    const event = { id: record.id, changeVersion: ++this.version, key: record.key, keyValues: keyValues(resource, record.doc), doc: tombstoneDoc(resource, record.doc) };
     c.deletes.push(event);
     const wasDeleted = c.deletedKeys.has(event.key);
     c.deletedKeys.add(event.key);
@@ -412,6 +438,7 @@ export class DataStore {
       for (const r of records) c.byId.set(r.id, r);
       c.byKey.set(record.key, record);
       c.index(record);
+      this.own(record, 1);
     });
     this.log({ t: 'del', r: resource.name, ev: event });
   }

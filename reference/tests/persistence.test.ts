@@ -29,7 +29,7 @@ test('a durable store keeps records, deletes and change versions across a restar
     await again.close();
     await first.close().catch(() => undefined);
   }
-  assert.ok(readdirSync(dir).includes('store.json'), 'closing compacts into the lowdb file');
+  assert.ok(readdirSync(dir).includes('store.json'), 'closing compacts into the state file');
 });
 
 test('with journalFsync a durable store journals and reloads the same way', async () => {

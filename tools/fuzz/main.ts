@@ -2,7 +2,11 @@
  * `npm run fuzz`: malformed requests against both services of the reference, run as a child
  * process (so that a crash is a crash and its memory can be sampled), over loopback HTTP with
  * bounded concurrency and a timeout per request. Every answer must be a 2xx (or 304) or a
- * well-formed 4xx body; no 5xx, no crash, no hang, no leak, memory under the bound.
+ * well-formed 4xx body; no 5xx, no crash, no hang, no leak, memory under the bound. Every
+ * background compaction of the run fails and the fuzz client has a record quota (target.ts);
+ * afterwards the store check (store-check.ts): the quota held, SIGTERM ends the reference
+ * cleanly, its files are 0600, it starts again on them at the same change version, and a
+ * changed byte or a deleted state file is refused at start-up in one line.
  * The requests come from tools/fuzz/requests.ts, which the fixed-seed slice in
  * `npm test` (reference/tests/reliability/fuzz-slice.test.ts) shares.
  *
@@ -58,7 +62,7 @@ if (only !== undefined && !(only in BODY_RECIPES)) throw new Error(`--recipe tak
 const recipeArg = only ? ` --recipe ${only}` : '';
 console.log(`fuzz: ${runs} requests${only ? ` (${only} bodies only)` : ''}, seed ${seed}, concurrency ${concurrency}, timeout ${timeoutMs} ms per request (reproduce: npm run fuzz -- --runs ${runs} --seed ${seed}${recipeArg})`);
 const started = Date.now();
-const { child, target, roots, close } = await startFuzzTarget({ heapMb, ...(port ? { port } : {}) });
+const { child, target, roots, storeCheck, close } = await startFuzzTarget({ heapMb, ...(port ? { port } : {}) });
 let exitCode = 1;
 try {
   const summary = await runFuzz({
@@ -79,6 +83,9 @@ try {
   const health = await fetch(`${child.dataApiBaseUrl}/`, { signal: AbortSignal.timeout(5000) }).then((r) => r.status, () => 0);
   if (health !== 200) summary.crashed = true;
   console.log(formatSummary(summary));
+  // The durable store after the run (stops the reference).
+  const store = summary.crashed ? [] : await storeCheck();
+  console.log(`store         ${store.length ? `FAILED\n${store.join('\n')}` : 'quota held; clean SIGTERM with compactions failing; files 0600; same change version after a restart; damage and a missing state file refused in one line, --recover reports the record lost'}`);
   const overMemory = (summary.maxRssBytes ?? 0) > maxRssMb * 1024 * 1024;
   if (overMemory) console.log(`memory        over the bound of ${maxRssMb} MB`);
   for (const f of summary.findings.slice(0, show)) console.log(describeFinding(f, target));
@@ -95,7 +102,7 @@ try {
   });
   if (causes.size) console.log(`server errors logged:\n${[...causes].sort((a, b) => b[1] - a[1]).map(([k, n]) => `  ${String(n).padStart(5)}  ${k}`).join('\n')}`);
   if (summary.crashed) console.log(`the reference died or stopped answering (exit ${JSON.stringify(child.exit ?? null)}); its last output:\n${child.output().slice(-3000)}`);
-  exitCode = summary.findingCount || summary.serverErrors || summary.hangs || summary.crashed || overMemory || summary.requests < runs ? 1 : 0;
+  exitCode = summary.findingCount || summary.serverErrors || summary.hangs || summary.crashed || overMemory || store.length || summary.requests < runs ? 1 : 0;
   console.log(exitCode ? 'fuzz: FAILED' : 'fuzz: passed');
 } finally {
   await close();

@@ -2,7 +2,7 @@
 import { AVAILABLE_CHANGE_VERSIONS_PATH, DATA_ROOT, TOKEN_PATH } from '../../spec/generate/openapi-data.js';
 import { COMMON_QUERY, flipCase, UNICODE_PAIRS, type Auth, type BodyRecipe, type IdRecipe, type QueryParam, type Recipe } from './recipes.js';
 import { exactNumber, numberVerdict, shapeOf, type Shape } from './shapes.js';
-import type { FuzzTarget, ResourceSample } from './target.js';
+import { FRESH_NAMESPACE, type FuzzTarget, type ResourceSample } from './target.js';
 
 export interface HttpRequest {
   service: 'data' | 'rostering';
@@ -402,6 +402,11 @@ function materializeRaw(recipe: Recipe, target: FuzzTarget): HttpRequest {
       const paths = ['/', '/metadata/', '/metadata/data/v3/resources/swagger.json', AVAILABLE_CHANGE_VERSIONS_PATH, '/admin/digest', '/admin/snapshot', '/admin/fault', TOKEN_PATH];
       const p = paths[recipe.which % paths.length];
       return { service: 'data', method: recipe.method, url: `${base}${p}${queryString(recipe.query)}`, headers, kind: `${recipe.method} ${p}` };
+    }
+    case 'fresh': {
+      headers['content-type'] = 'application/json';
+      const doc = { codeValue: `fuzz-${recipe.n.toString(36)}`, namespace: FRESH_NAMESPACE, shortDescription: 'fresh', description: 'd'.repeat(recipe.bytes) };
+      return data('gradeLevelDescriptors', { method: 'POST', body: Buffer.from(JSON.stringify(doc)), kind: 'POST a new record' });
     }
     case 'roster': {
       const r = new URL(target.rosteringBaseUrl).origin;

@@ -1,10 +1,12 @@
 /** The fuzz target: where the services are, a valid client, and valid documents to break. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DATA_ROOT, TOKEN_PATH } from '../../spec/generate/openapi-data.js';
+import { DATA_ROOT } from '../../spec/generate/openapi-data.js';
 import { model } from '../../spec/model/index.js';
+import type { ReferenceConfig } from '../../reference/config/types.js';
 import { REPO_ROOT, startChildReference, type ChildReference } from '../child-reference.js';
+import { checkStore, fetchToken } from './store-check.js';
 
 export interface ResourceSample {
   name: string;
@@ -33,13 +35,7 @@ export interface FuzzTarget {
 
 /** Fetches a token and one or two valid documents of every resource (the reference should hold demo data). */
 export async function prepareTarget(opts: Omit<FuzzTarget, 'token' | 'samples'>): Promise<FuzzTarget> {
-  const res = await fetch(`${opts.dataApiBaseUrl}${TOKEN_PATH}`, {
-    method: 'POST',
-    headers: { Authorization: `Basic ${Buffer.from(`${opts.client.key}:${opts.client.secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  });
-  if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${await res.text()}`);
-  const token = ((await res.json()) as { access_token: string }).access_token;
+  const token = await fetchToken(opts.dataApiBaseUrl, opts.client);
   const samples: ResourceSample[] = [];
   for (const r of model.resources) {
     const page = await fetch(`${opts.dataApiBaseUrl}${DATA_ROOT}/core/${r.endpoint}?limit=2`, { headers: { Authorization: `Bearer ${token}` } });
@@ -63,33 +59,51 @@ export async function prepareTarget(opts: Omit<FuzzTarget, 'token' | 'samples'>)
 /** The client the fuzzing configuration declares. */
 export const FUZZ_CLIENT = { key: 'fuzz-client', secret: 'fuzz-client-secret-3f9c2a71' };
 export const FUZZ_MAX_BODY_BYTES = 1024 * 1024;
+/** The fuzz client's record quota: a run's new records reach it (403 record-quota-exceeded from then on). */
+export const FUZZ_RECORD_QUOTA = 150;
+/** The namespace of the new records a run creates (recipe 'fresh'). */
+export const FRESH_NAMESPACE = 'uri://fuzz.test/GradeLevelDescriptor';
 
 export interface FuzzSetup {
   child: ChildReference;
   target: FuzzTarget;
   /** Absolute paths no answer may name. */
   roots: string[];
+  /**
+   * After a run (issue 23 points 4, 5 and 10; tools/fuzz/store-check.ts): the record quota held,
+   * SIGTERM while compactions fail is clean, the files are 0600, the journals carry the run to a
+   * restart, and a damaged or missing state file is refused in one line (--recover says what is
+   * lost). Stops the child. What went wrong, if anything.
+   */
+  storeCheck: () => Promise<string[]>;
   /** Stops the child (SIGTERM) and removes its directory. */
   close: () => Promise<void>;
 }
 
 /**
  * Starts the reference as a child process with the fuzzing configuration (demo data, so that
- * there are valid documents to break; a 1 MiB body limit; a durable store) and prepares the target.
+ * there are valid documents to break; a 1 MiB body limit; a record quota; a durable store that
+ * compacts every 50 writes, each compaction failing: a directory is where the state file's temp
+ * file goes) and prepares the target.
  */
-export async function startFuzzTarget(opts: { heapMb?: number; port?: number } = {}): Promise<FuzzSetup> {
+export async function startFuzzTarget(opts: { heapMb?: number; recordQuota?: number; port?: number } = {}): Promise<FuzzSetup> {
   const dir = mkdtempSync(join(tmpdir(), 'fuzz-'));
-  const child = await startChildReference({
-    dir,
-    ...(opts.heapMb ? { heapMb: opts.heapMb } : {}),
-    config: {
-      // Free ports unless given (the rostering service on the next one).
-      ...(opts.port ? { port: opts.port, rosteringPort: opts.port + 1 } : {}),
-      demoData: true,
-      maxBodyBytes: FUZZ_MAX_BODY_BYTES,
-      dataStore: `file:${join(dir, 'store.json')}`,
-      clients: [{ ...FUZZ_CLIENT, permissionSet: 'unrestricted', rosterScopes: ['roster-core.readonly', 'roster.readonly', 'roster-demographics.readonly'] }],
-    },
+  const store = join(dir, 'store.json');
+  const compactionBlocker = `${store}.tmp`;
+  mkdirSync(compactionBlocker);
+  const recordQuota = opts.recordQuota ?? FUZZ_RECORD_QUOTA;
+  const config: ReferenceConfig = {
+    // Free ports unless given (the rostering service on the next one).
+    ...(opts.port ? { port: opts.port, rosteringPort: opts.port + 1 } : {}),
+    demoData: true,
+    maxBodyBytes: FUZZ_MAX_BODY_BYTES,
+    dataStore: `file:${store}`,
+    journalCompactEvery: 50,
+    clients: [{ ...FUZZ_CLIENT, permissionSet: 'unrestricted', recordQuota, rosterScopes: ['roster-core.readonly', 'roster.readonly', 'roster-demographics.readonly'] }],
+  };
+  const child = await startChildReference({ dir, ...(opts.heapMb ? { heapMb: opts.heapMb } : {}), config }).catch((err: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
   });
   const close = async () => { await child.stop(); rmSync(dir, { recursive: true, force: true }); };
   try {
@@ -100,7 +114,8 @@ export async function startFuzzTarget(opts: { heapMb?: number; port?: number } =
       maxBodyBytes: FUZZ_MAX_BODY_BYTES,
       forbidden: [{ label: 'client secret', value: FUZZ_CLIENT.secret }, { label: 'store path', value: dir }],
     });
-    return { child, target, roots: [REPO_ROOT.replace(/\/$/, ''), dir], close };
+    const storeCheck = () => checkStore({ child, target, config, dir, store, compactionBlocker, recordQuota, freshNamespace: FRESH_NAMESPACE });
+    return { child, target, roots: [REPO_ROOT.replace(/\/$/, ''), dir], storeCheck, close };
   } catch (err) {
     await close();
     throw err;

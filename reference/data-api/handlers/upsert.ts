@@ -2,7 +2,8 @@ import type { Context } from 'koa';
 import { operationIds } from '../../../spec/generate/openapi-data.js';
 import { Problem } from '../../http/problems.js';
 import { naturalKeyOfValues } from '../../store/keys.js';
-import { authorize, type DataApi } from '../context.js';
+import { authorize, principalOf, type DataApi } from '../context.js';
+import { checkRecordQuota } from '../record-quota.js';
 import { sameDocument } from '../documents.js';
 import { writeView } from '../profiles.js';
 import { checkReferences } from '../integrity.js';
@@ -34,9 +35,10 @@ export async function upsert(api: DataApi, ctx: Context, route: Route): Promise<
     return;
   }
   if (body.profile) requireMembers(resource, doc);
-  if (resource.isDescriptor) doc[`${resource.name}Id`] = api.store.nextDescriptorId();
   if (resource.educationOrganization) assertUniqueEducationOrganizationId(api, route, doc);
-  const created = api.store.create(resource, doc);
+  checkRecordQuota(api, ctx);
+  if (resource.isDescriptor) doc[`${resource.name}Id`] = api.store.nextDescriptorId();
+  const created = api.store.create(resource, doc, principalOf(ctx).client.key);
   respond(ctx, 201, created.id, created.etag);
 }
 

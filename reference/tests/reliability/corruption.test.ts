@@ -11,7 +11,7 @@ import { startChildReference } from '../../../tools/child-reference.js';
 /**
  * Damaged store files are never loaded in silence (issue 15 point 5): a bad journal record that
  * is not the torn tail stops start-up with the file and position, or with recovery asked for is
- * dropped and counted; a damaged lowdb file stops start-up with one line that names the file and
+ * dropped and counted; a damaged state file stops start-up with one line that names the file and
  * prints none of the stored data.
  */
 const resource = model.byName.get('gradeLevelDescriptor')!;
@@ -39,7 +39,7 @@ test('a garbage line inside the journal stops start-up naming the file and line;
     const warnings: string[] = [];
     assert.deepEqual(codes(file, true, (m) => warnings.push(m)), ['A', SECRET_CODE, 'D', 'E']);
     assert.equal(warnings.length, 1);
-    assert.match(warnings[0], /dropped 1 damaged record \(line 2\)/);
+    assert.match(warnings[0], /dropped an unknown number of records in 1 damaged line \(2\)/);
     assert.deepEqual(codes(file), ['A', SECRET_CODE, 'D', 'E'], 'after recovery the journal starts clean');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -84,7 +84,7 @@ test('a torn last line is still cut off without complaint', () => {
   }
 });
 
-test('a truncated, empty or misshapen lowdb file stops start-up with one line naming the file, printing no stored data', async () => {
+test('a truncated, empty, changed or misshapen state file stops start-up with one line naming the file, printing no stored data', async () => {
   const { dir, file } = journaled();
   try {
     // The compacted state of the five records, then damaged two ways.
@@ -93,8 +93,13 @@ test('a truncated, empty or misshapen lowdb file stops start-up with one line na
     await registry.flush();
     const state = readFileSync(file, 'utf8');
     assert.ok(state.includes(SECRET_CODE));
-    const misshapen = JSON.stringify({ ...JSON.parse(state) as object, collections: { gradeLevelDescriptor: { records: 5, note: SECRET_CODE } } });
-    for (const [damage, why] of [[state.slice(0, Math.floor(state.length / 2)), /not valid JSON/], ['', /empty/], [misshapen, /not data store records/]] as const) {
+    // An earlier version's state file (one JSON document), cut short or of the wrong shape inside.
+    const legacy = JSON.stringify({ generation: 1, version: 5, descriptorIds: 5, collections: { gradeLevelDescriptor: { records: 5, note: SECRET_CODE } } });
+    const flipped = state.replace(SECRET_CODE, SECRET_CODE.replace('P', 'Q'));
+    for (const [damage, why] of [
+      [state.slice(0, Math.floor(state.length / 2)), /is damaged at line \d+ \(byte \d+\)/], ['', /empty/], [flipped, /is damaged at line 4 \(byte \d+\)/],
+      [legacy.slice(0, 30), /not valid JSON/], [legacy, /not data store records/],
+    ] as const) {
       writeFileSync(file, damage);
       const started = startChildReference({ dir, config: { clients: [{ key: 'k', secret: 's' }], dataStore: `file:${file}` } });
       await assert.rejects(started, (err: Error) => {

@@ -6,13 +6,14 @@ import { test } from 'node:test';
 import { model } from '../../../spec/model/index.js';
 import type { ClientConfig } from '../../config/types.js';
 import { StoreRegistry } from '../../store/registry.js';
+import { decodeState } from '../../store/state-file.js';
 import type { DataStore } from '../../store/store.js';
 import { startChildReference, type ChildReference } from '../../../tools/child-reference.js';
 import { startForTest } from '../helpers.js';
 import { referenceProblems } from './invariants.js';
 
 /**
- * Durable stores (`file:<path>`: journal + lowdb file) with the reference as a child process,
+ * Durable stores (`file:<path>`: journal + state file) with the reference as a child process,
  * killed with SIGKILL: every acknowledged write survives, unacknowledged writes are applied
  * whole or not at all, change versions keep increasing, the files stay valid.
  */
@@ -48,18 +49,13 @@ const idOf = (location: string | null) => String(location).split('/').pop()!;
 /** The members a client sent, as the server returns them (system members and descriptor ids aside). */
 const sent = (stored: Record<string, unknown>, doc: Record<string, unknown>) => Object.fromEntries(Object.keys(doc).map((k) => [k, stored[k]]));
 
-/** Every line of every journal parses, except perhaps a torn last line; the lowdb file, if any, is JSON. */
+/** Every line of every journal parses, except perhaps a torn last line; the state file, if any, loads (every checksum holds). */
 function checkFiles(dir: string): string[] {
   const problems: string[] = [];
   for (const f of readdirSync(dir).filter((x) => x.startsWith('store.json'))) {
     const text = readFileSync(join(dir, f), 'utf8');
     if (f === 'store.json') {
-      try {
-        const state = JSON.parse(text) as { version?: unknown; collections?: unknown; generation?: unknown };
-        if (typeof state.version !== 'number' || typeof state.generation !== 'number' || typeof state.collections !== 'object') problems.push('store.json lacks version, generation or collections');
-      } catch (err) {
-        problems.push(`store.json is not JSON: ${(err as Error).message}`);
-      }
+      try { decodeState(f, text, false); } catch (err) { problems.push((err as Error).message); }
       continue;
     }
     const lines = text.split('\n');
@@ -195,11 +191,11 @@ test('SIGKILL mid-load: acknowledged writes survive, unacknowledged ones are who
     assert.equal(after.status, 201);
     assert.ok(versionOf(after.etag) > newest, `a write after the restart takes a new change version (${after.etag} > ${newest})`);
 
-    // A clean stop compacts into the lowdb file; loading it (as a third start would) gives the same state.
+    // A clean stop compacts into the state file; loading it (as a third start would) gives the same state.
     assert.equal((await second.child.stop()).code, 0);
-    assert.ok(existsSync(join(dir, 'store.json')), 'the lowdb file is written at a clean stop');
+    assert.ok(existsSync(join(dir, 'store.json')), 'the state file is written at a clean stop');
     assert.deepEqual(checkFiles(dir), []);
-    const state = JSON.parse(readFileSync(join(dir, 'store.json'), 'utf8')) as { version: number };
+    const { state } = decodeState('store.json', readFileSync(join(dir, 'store.json'), 'utf8'), false);
     assert.equal(state.version, versionOf(after.etag));
     const compacted = load(dir);
     assert.equal(compacted.newestChangeVersion, versionOf(after.etag));

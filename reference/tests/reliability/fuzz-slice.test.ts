@@ -9,14 +9,15 @@ import { describeFinding, formatSummary, generate, judge, materialize, numberVer
 /**
  * A fixed-seed slice of `npm run fuzz` (tools/fuzz/main.ts): the same generator and judge,
  * a few hundred malformed requests against both services of a child-process reference. Every
- * answer is a 2xx or a well-formed 4xx; no 5xx, no leak, no hang, no crash. FUZZ_SEED and
- * FUZZ_RUNS override the slice.
+ * answer is a 2xx or a well-formed 4xx; no 5xx, no leak, no hang, no crash. Then the same store
+ * check (tools/fuzz/store-check.ts, issue 23 points 4, 5 and 10), with a record quota the slice
+ * reaches. FUZZ_SEED and FUZZ_RUNS override the slice.
  */
 const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20261122;
 const runs = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : 400;
 
-test(`fuzz slice: ${runs} malformed requests (seed ${seed}) get a 2xx or a well-formed 4xx, and the server survives`, async () => {
-  const { child, target, roots, close } = await startFuzzTarget({ heapMb: 512 });
+test(`fuzz slice: ${runs} malformed requests (seed ${seed}) get a 2xx or a well-formed 4xx, the server survives, and so does its store`, async () => {
+  const { child, target, roots, storeCheck, close } = await startFuzzTarget({ heapMb: 512, recordQuota: 5 });
   try {
     const summary = await runFuzz({ target, seed, runs, concurrency: 8, timeoutMs: 10_000, roots, alive: () => !child.exit, rss: () => child.rssBytes() });
     const report = `${formatSummary(summary)}\n${summary.findings.slice(0, 8).map((f) => describeFinding(f, target)).join('\n')}`;
@@ -27,6 +28,7 @@ test(`fuzz slice: ${runs} malformed requests (seed ${seed}) get a 2xx or a well-
     assert.ok((summary.maxRssBytes ?? 0) < 768 * 1024 * 1024, `memory stays bounded (max RSS ${summary.maxRssBytes} bytes)`);
     const services = Object.keys(summary.byService).sort();
     assert.deepEqual(services, ['data', 'rostering'], 'both services were fuzzed');
+    assert.deepEqual(await storeCheck(), []);
   } finally {
     await close();
   }
@@ -42,7 +44,7 @@ test('the fuzz generator is deterministic per seed and covers every kind of malf
     samples: [{ name: 'student', endpoint: 'students', docs: [{ studentUniqueId: 'S1', firstName: 'F', lastSurname: 'L', birthDate: '2010-01-01' }], ids: ['0123456789abcdef0123456789abcdef'], etags: ['1'], queryFields: ['studentUniqueId'] }],
   };
   const kinds = new Set(generate(seed, 4000).map((r) => materialize(r, target).kind));
-  const wanted = ['random JSON', 'truncated JSON', 'nesting depth', 'huge field', 'keys __proto__', 'wrong type', 'UTF-16LE body', 'invalid UTF-8', 'random bytes', 'empty body', 'random path', 'GET collection query', 'rostering GET list', 'rostering GET item', 'token', 'DELETE', 'PUT',
+  const wanted = ['random JSON', 'truncated JSON', 'nesting depth', 'huge field', 'keys __proto__', 'wrong type', 'UTF-16LE body', 'invalid UTF-8', 'random bytes', 'empty body', 'random path', 'GET collection query', 'rostering GET list', 'rostering GET item', 'token', 'DELETE', 'PUT', 'POST a new record',
     'digits in a', 'many items', 'number spelling', 'odd text', 'unicode pair'];
   for (const w of wanted) assert.ok([...kinds].some((k) => k.includes(w)), `no '${w}' request in 4000 recipes`);
 });
