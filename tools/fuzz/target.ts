@@ -29,6 +29,8 @@ export interface FuzzTarget {
   samples: ResourceSample[];
   /** Values no response may contain (secrets, keys, connection strings), with a label each. */
   forbidden: { label: string; value: string }[];
+  /** The admin credential the target is configured with (admin recipes use it, and guesses). */
+  admin?: { key: string; secret: string };
 }
 
 /** Fetches a token and one or two valid documents of every resource (the reference should hold demo data). */
@@ -59,6 +61,7 @@ export async function prepareTarget(opts: Omit<FuzzTarget, 'token' | 'samples'>)
 /** The client the fuzzing configuration declares. */
 export const FUZZ_CLIENT = { key: 'fuzz-client', secret: 'fuzz-client-secret-3f9c2a71' };
 export const FUZZ_MAX_BODY_BYTES = 1024 * 1024;
+export const FUZZ_ADMIN = { key: 'fuzz-admin', secret: 'fuzz-admin-secret-8d1e4b62' };
 
 export interface FuzzSetup {
   child: ChildReference;
@@ -83,6 +86,9 @@ export async function startFuzzTarget(opts: { heapMb?: number } = {}): Promise<F
       maxBodyBytes: FUZZ_MAX_BODY_BYTES,
       dataStore: `file:${join(dir, 'store.json')}`,
       clients: [{ ...FUZZ_CLIENT, permissionSet: 'unrestricted', rosterScopes: ['roster-core.readonly', 'roster.readonly', 'roster-demographics.readonly'] }],
+      admin: { ...FUZZ_ADMIN, loopbackOnly: true },
+      // Tight, so that the run's bad tokens exhaust it: valid tokens must still pass (the judge checks).
+      throttle: { rosteringFailuresPerAddress: { requestsPerSecond: 0.05, burst: 3 } },
     },
   });
   const close = async () => { await child.stop(); rmSync(dir, { recursive: true, force: true }); };
@@ -92,7 +98,8 @@ export async function startFuzzTarget(opts: { heapMb?: number } = {}): Promise<F
       rosteringBaseUrl: child.rosteringBaseUrl,
       client: FUZZ_CLIENT,
       maxBodyBytes: FUZZ_MAX_BODY_BYTES,
-      forbidden: [{ label: 'client secret', value: FUZZ_CLIENT.secret }, { label: 'store path', value: dir }],
+      forbidden: [{ label: 'client secret', value: FUZZ_CLIENT.secret }, { label: 'admin secret', value: FUZZ_ADMIN.secret }, { label: 'store path', value: dir }],
+      admin: FUZZ_ADMIN,
     });
     return { child, target, roots: [REPO_ROOT.replace(/\/$/, ''), dir], close };
   } catch (err) {
