@@ -49,24 +49,10 @@ export function tokenEndpoint(settings: Settings, issuer: Issuer, clock: Clock =
       });
       if ((fields.grant_type ?? '').toLowerCase() !== 'client_credentials') throw new TokenError(400, 'unsupported_grant_type');
       if (!client) throw new TokenError(401, 'invalid_client');
-      const scope = grantScope(client, fields.scope, settings.naming.rosteringScopeBase);
-      // A client may have a lifetime of its own (a short-lived one lets suites wait tokens out).
-      const lifetime = client.tokenLifetimeSeconds ?? settings.tokenLifetimeSeconds;
-      const accessToken = await issuer.sign({
-        client_id: client.key,
-        scope: scope.granted,
-        ...(client.educationOrganizationIds.length ? { educationOrganizationId: client.educationOrganizationIds.join(',') } : {}),
-        odsInstances: JSON.stringify({
-          OdsInstances: client.odsInstances.map((i) => ({
-            OdsInstanceId: i.id,
-            OdsInstanceContext: i.context ? { ContextKey: i.context.key, ContextValue: i.context.value } : null,
-          })),
-        }),
-        ...(client.tenant ? { tenantId: client.tenant } : {}),
-      }, lifetime);
+      const answer = await grant(client, fields.scope, settings, issuer);
       ctx.set('Cache-Control', 'no-store');
       ctx.status = 200;
-      ctx.body = { access_token: accessToken, expires_in: lifetime, token_type: 'bearer', ...(scope.echo ? { scope: scope.granted } : {}) };
+      ctx.body = answer;
     } catch (err) {
       if (!(err instanceof TokenError)) throw err;
       ctx.status = err.status;
@@ -75,6 +61,26 @@ export function tokenEndpoint(settings: Settings, issuer: Issuer, clock: Clock =
       ctx.body = { error: err.error, ...(err.description ? { error_description: err.description } : {}) };
     }
   };
+}
+
+/** The answer for an authenticated client: a token with its claims, signed for its lifetime. */
+async function grant(client: Client, requestedScope: string | undefined, settings: Settings, issuer: Issuer): Promise<Record<string, unknown>> {
+  const scope = grantScope(client, requestedScope, settings.naming.rosteringScopeBase);
+  // A client may have a lifetime of its own (a short-lived one lets suites wait tokens out).
+  const lifetime = client.tokenLifetimeSeconds ?? settings.tokenLifetimeSeconds;
+  const accessToken = await issuer.sign({
+    client_id: client.key,
+    scope: scope.granted,
+    ...(client.educationOrganizationIds.length ? { educationOrganizationId: client.educationOrganizationIds.join(',') } : {}),
+    odsInstances: JSON.stringify({
+      OdsInstances: client.odsInstances.map((i) => ({
+        OdsInstanceId: i.id,
+        OdsInstanceContext: i.context ? { ContextKey: i.context.key, ContextValue: i.context.value } : null,
+      })),
+    }),
+    ...(client.tenant ? { tenantId: client.tenant } : {}),
+  }, lifetime);
+  return { access_token: accessToken, expires_in: lifetime, token_type: 'bearer', ...(scope.echo ? { scope: scope.granted } : {}) };
 }
 
 const tooManyFailures = (wait: number) => new TokenError(429, 'temporarily_unavailable', `Too many failed attempts; retry after ${wait} s.`, wait);
