@@ -9,6 +9,8 @@ import { loadSettings, type Settings } from './config/load.js';
 import type { ReferenceConfig } from './config/types.js';
 import { AdminDatabases } from './admin-db/index.js';
 import { createDataApiApp } from './data-api/app.js';
+import { OriginPolicy } from './http/origin.js';
+import type { Clock } from './http/rate-limit.js';
 import { InstanceResolver } from './data-api/instances.js';
 import { RequestValidator } from './data-api/validator.js';
 import { createRosteringService, inProcessEnv } from './rostering/service.js';
@@ -32,7 +34,7 @@ export interface RunningReference {
 
 const specFile = (name: string) => new URL(`../spec/openapi/${name}`, import.meta.url);
 
-export async function startReference(opts: { configFile?: string; overrides?: Partial<ReferenceConfig> } = {}): Promise<RunningReference> {
+export async function startReference(opts: { configFile?: string; overrides?: Partial<ReferenceConfig>; clock?: Clock } = {}): Promise<RunningReference> {
   const settings = loadSettings(opts.configFile, opts.overrides);
   // The issuer's key is made (or imported) while the interface descriptions load and compile.
   const keys = Issuer.keys(settings.issuer.privateKeyPem);
@@ -78,12 +80,14 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
     // One set of admin databases for both servers: the same token resolves the same store.
     const admins = new AdminDatabases(settings.dataStore);
     const instances = new InstanceResolver(settings, stores, admins);
-    const app = createDataApiApp({ settings, model, store, validator, issuer, documents, version, build: `${version}+${documentHash}`, instances });
+    const clock = opts.clock ? { clock: opts.clock } : {};
+    const app = createDataApiApp({ settings, model, store, validator, issuer, documents, version, build: `${version}+${documentHash}`, instances, ...clock });
     dataServer.handle(app.callback());
     // The rostering service verifies the issuer's tokens with its public key; its environment
     // variables (seed) default to the issuer's values and may be set in the process environment.
     const rostering = await createRosteringService({ env: inProcessEnv(issuer, process.env, settings.naming.rosteringScopeBase), stores, admins, defaultStore: settings.dataStore, clockSkewSeconds: settings.tokenClockSkewSeconds,
       limits: { failuresPerAddress: settings.throttle.rosteringFailuresPerAddress, ...(settings.rateLimit ? { perCaller: settings.rateLimit } : {}) },
+      origins: new OriginPolicy(settings), ...clock,
     });
     rosteringServer.handle(rostering.app.callback());
   } catch (err) {

@@ -40,7 +40,7 @@ export interface ChildReference {
   exit?: ChildExit;
   exited: Promise<ChildExit>;
   kill(signal: NodeJS.Signals): void;
-  /** SIGTERM (a clean shutdown: durable stores are compacted), SIGKILL after `graceMs`. */
+  /** SIGTERM (a clean shutdown: durable stores are compacted), SIGKILL after `graceMs` (default 30 s: a hang, not a slow machine). */
   stop(graceMs?: number): Promise<ChildExit>;
 }
 
@@ -51,6 +51,7 @@ export interface ChildOptions {
   dir?: string;
   /** V8 old-space limit of the child, so that unbounded memory growth ends in a crash. */
   heapMb?: number;
+  /** How long start-up may take before it counts as hung (default 300 s: a guard against a hang, generous for a loaded machine, below the unit tests' ten-minute per-file timeout, so a hung start is reported with its output). */
   readyTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
 }
@@ -70,7 +71,7 @@ export async function startChildReference(opts: ChildOptions): Promise<ChildRefe
     exited: new Promise<ChildExit>((resolve) => proc.once('exit', (code, signal) => { child.exit = { code, signal }; resolve(child.exit); })),
   };
   const ready = await new Promise<{ data: string; rostering: string }>((resolve, reject) => {
-    const timer = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`the reference did not start within ${opts.readyTimeoutMs ?? 30_000} ms:\n${output}`)); }, opts.readyTimeoutMs ?? 30_000);
+    const timer = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`the reference did not start within ${opts.readyTimeoutMs ?? 300_000} ms:\n${output}`)); }, opts.readyTimeoutMs ?? 300_000);
     const check = () => {
       const data = /^data API\s+(http:\/\/\S+)/m.exec(output)?.[1];
       const rostering = /^rostering\s+(http:\/\/[^/\s]+)/m.exec(output)?.[1];
@@ -88,7 +89,7 @@ export async function startChildReference(opts: ChildOptions): Promise<ChildRefe
     output: () => output,
     rssBytes: () => (child.exit ? undefined : readRss(pid)),
     kill: (signal: NodeJS.Signals) => { if (!child.exit) proc.kill(signal); },
-    stop: async (graceMs = 8000) => {
+    stop: async (graceMs = 30_000) => {
       if (child.exit) return child.exit;
       proc.kill('SIGTERM');
       const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs);

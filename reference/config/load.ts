@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { Ajv } from 'ajv';
 import schema from '../../spec/schemas/reference-config.schema.json' with { type: 'json' };
 import { normalizeScopeBase } from '../rostering/config.js';
@@ -33,6 +34,8 @@ export interface Settings {
   basePath: string;
   /** Origin of the configured public base URL (its path is basePath). */
   publicOrigin?: string;
+  /** Host names (lower case, IPv6 without brackets) answered besides the listening address when there is no public origin. */
+  allowedHosts: string[];
   tokenLifetimeSeconds: number;
   tokenClockSkewSeconds: number;
   /** Without a trailing slash; empty for bare scope names. */
@@ -56,7 +59,7 @@ export interface Settings {
   connectionStringEncryptionKey?: string;
   rateLimit?: Rate;
   connections: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
-  throttle: { tokenFailuresPerKey: Rate; tokenFailuresPerAddress: Rate; rosteringFailuresPerAddress: Rate };
+  throttle: { tokenFailuresPerKey: Rate; tokenFailuresPerAddress: Rate; rosteringFailuresPerAddress: Rate; adminFailuresPerAddress: Rate };
   profiles: ProfileConfig[];
   /** Set when the demo client's secret was generated here, so that start-up can print it once. */
   generatedDemoSecret?: string;
@@ -122,6 +125,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     host: config.host ?? '127.0.0.1',
     basePath: (config.basePath ?? '/v7.3/api').replace(/\/$/, ''),
     ...publicOriginOf(config),
+    allowedHosts: allowedHostsOf(config),
     tokenLifetimeSeconds: config.tokenLifetimeSeconds ?? 1800,
     tokenClockSkewSeconds: config.tokenClockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS,
     ...namingOf(config),
@@ -154,6 +158,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
       tokenFailuresPerKey: config.throttle?.tokenFailuresPerKey ?? { requestsPerSecond: 1, burst: 20 },
       tokenFailuresPerAddress: config.throttle?.tokenFailuresPerAddress ?? { requestsPerSecond: 5, burst: 50 },
       rosteringFailuresPerAddress: config.throttle?.rosteringFailuresPerAddress ?? { requestsPerSecond: 20, burst: 200 },
+      adminFailuresPerAddress: config.throttle?.adminFailuresPerAddress ?? { requestsPerSecond: 1, burst: 10 },
     },
     profiles: config.profiles ?? [],
     ...(generatedDemoSecret ? { generatedDemoSecret } : {}),
@@ -183,6 +188,16 @@ function publicOriginOf(config: ReferenceConfig): { publicOrigin?: string } {
   if (!url || !/^https?:$/.test(url.protocol)) throw new ConfigError(`publicBaseUrl ${config.publicBaseUrl} is not an http(s) URL`);
   if (url.pathname.replace(/\/$/, '') !== basePath || url.search || url.hash) throw new ConfigError(`publicBaseUrl ${config.publicBaseUrl} must end in the base path ${basePath || '/'} (no query or fragment)`);
   return { publicOrigin: url.origin };
+}
+
+/** Allowed host names as the Host check compares them; a port or anything but a name or an IP address is refused. */
+function allowedHostsOf(config: ReferenceConfig): string[] {
+  return (config.allowedHosts ?? []).map((entry) => {
+    const name = entry.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+    const label = (l: string) => /^[a-z0-9-]{1,63}$/.test(l) && !l.startsWith('-') && !l.endsWith('-');
+    if (isIP(name) || name.split('.').every(label)) return name;
+    throw new ConfigError(`allowedHosts: ${entry} is not a host name or IP address (give it without a port)`);
+  });
 }
 
 /** The naming profile with its overrides; the environment's scope base wins (harnesses set it). */

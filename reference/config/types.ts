@@ -24,10 +24,18 @@ export interface ReferenceConfig {
   /**
    * The data API's `{base_url}` as clients reach it (behind a proxy, say), e.g.
    * `https://api.example.org/v7.3/api`; its path must be `basePath`. When set, `Location`,
-   * discovery and interface-description URLs (and the default token issuer) use it instead of
-   * the request's Host header.
+   * discovery and interface-description URLs, the rostering service's links (and the default
+   * token issuer) use its origin instead of the request's Host header.
    */
   publicBaseUrl?: string;
+  /**
+   * Without `publicBaseUrl`: host names (no port) both services answer to besides their listening
+   * address (the address a connection came in on, `localhost` on a loopback one, and `host`), e.g.
+   * the name clients use through a proxy that keeps their Host header. A request whose Host names
+   * anything else gets 400, so no answer reflects a name the client chose.
+   * @default []
+   */
+  allowedHosts?: string[];
   /**
    * Token lifetime in seconds (`expires_in`).
    * @TJS-type integer
@@ -211,12 +219,22 @@ export interface ConnectionsConfig {
 }
 
 export interface ThrottleConfig {
-  /** Failed secret checks at the token endpoint per client key (429 `temporarily_unavailable` over it). @default {"requestsPerSecond":1,"burst":20} */
+  /**
+   * Failed secret checks at the token endpoint per client key (429 `temporarily_unavailable` over
+   * it, only to the addresses that failed against the key themselves: a client whose secret is
+   * right is not locked out by others' guesses). @default {"requestsPerSecond":1,"burst":20}
+   */
   tokenFailuresPerKey?: RateConfig;
-  /** Failed secret checks at the token endpoint per source address. @default {"requestsPerSecond":5,"burst":50} */
+  /**
+   * Token requests refused before their client was authenticated, per source address: wrong or
+   * missing credentials, oversized (over 64 KiB), unparsable or malformed bodies. Over it, the
+   * address's requests are refused before their body is parsed. @default {"requestsPerSecond":5,"burst":50}
+   */
   tokenFailuresPerAddress?: RateConfig;
   /** Failed token checks at the rostering service per source address (429 with the status body). @default {"requestsPerSecond":20,"burst":200} */
   rosteringFailuresPerAddress?: RateConfig;
+  /** Failed admin credential checks per source address (429 over it). @default {"requestsPerSecond":1,"burst":10} */
+  adminFailuresPerAddress?: RateConfig;
 }
 
 export interface ProfileConfig {

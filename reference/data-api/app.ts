@@ -5,7 +5,8 @@ import type { CompiledModel } from '../../spec/model/compiled.js';
 import type { Settings } from '../config/load.js';
 import { errorBoundary } from '../http/boundary.js';
 import { Problem } from '../http/problems.js';
-import { RateLimiter } from '../http/rate-limit.js';
+import { OriginPolicy } from '../http/origin.js';
+import { RateLimiter, type Clock } from '../http/rate-limit.js';
 import { Authorizer } from '../security/authorization.js';
 import { bearerAuthenticator } from '../security/bearer.js';
 import type { Issuer } from '../security/issuer.js';
@@ -35,6 +36,8 @@ export interface DataApiParts {
   build: string;
   /** Resolves each request's data store from its token (and tenant route segment). */
   instances: InstanceResolver;
+  /** Time for the throttles and rate limits (tests step it); `Date.now` by default. */
+  clock?: Clock;
 }
 
 /**
@@ -42,27 +45,32 @@ export interface DataApiParts {
  * @koa/router routes; resource paths go through one catch-all that resolves them in O(1).
  */
 export function createDataApiApp(parts: DataApiParts): Koa {
-  const { settings, model, store, validator, issuer } = parts;
+  const { settings, model, store, validator, issuer, clock = Date.now } = parts;
   const api: DataApi = { settings, model, store, validator, authenticate: bearerAuthenticator(issuer, settings.clients, settings.tokenClockSkewSeconds), authorizer: new Authorizer(model) };
   const router = new Router({ prefix: settings.basePath || undefined });
 
   discoveryRoutes(router, { basePath: settings.basePath, naming: settings.naming, model, documents: parts.documents, version: parts.version, build: parts.build });
-  router.post(TOKEN_PATH, tokenEndpoint(settings, issuer));
+  router.post(TOKEN_PATH, tokenEndpoint(settings, issuer, clock));
   router.post(`${TOKEN_PATH}_info`, tokenInfoEndpoint(store, api.authenticate, settings.naming));
   router.get(AVAILABLE_CHANGE_VERSIONS_PATH, async (ctx) => {
     await api.authenticate(ctx);
     ctx.body = { oldestChangeVersion: 0, newestChangeVersion: readStore(ctx, store).newestChangeVersion };
   });
-  adminRoutes(router, settings, store);
+  adminRoutes(router, settings, store, clock);
 
-  const limiter = settings.rateLimit ? new RateLimiter(settings.rateLimit) : undefined;
+  const limiter = settings.rateLimit ? new RateLimiter(settings.rateLimit, clock) : undefined;
+  const origins = new OriginPolicy(settings);
   const app = new Koa();
   app.proxy = false;
   app.use(errorBoundary);
   app.use(async (ctx, next) => {
     ctx.state.maxBodyBytes = settings.maxBodyBytes;
     ctx.state.problemTypePrefix = settings.naming.problemTypePrefix;
-    if (settings.publicOrigin) ctx.state.publicOrigin = settings.publicOrigin;
+    // Absolute URLs name the public origin, or a Host that names this service (never another).
+    const served = origins.resolve(ctx);
+    if (!served) throw new Problem('bad-request', { errors: ['The Host header does not name this service.'] });
+    ctx.state.origin = served.origin;
+    ctx.state.originAtListeningPort = served.atListeningPort;
     await next();
   });
   app.use(router.routes());

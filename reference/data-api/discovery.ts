@@ -59,8 +59,8 @@ export function discoveryRoutes(router: Router, parts: DiscoveryParts): void {
     ctx.body = 'Healthy';
   });
 
-  // The metadata root lists the interface-description sections, each served once built and
-  // cached (interface-description.ts); upstream answers with and without the trailing slash.
+  // The metadata root lists the interface-description sections (interface-description.ts);
+  // upstream answers with and without the trailing slash.
   const described = [
     { name: 'Resources', path: '/metadata/data/v3/resources/swagger.json', document: parts.documents.resources, server: `${parts.basePath}${DATA_ROOT}` },
     { name: 'Descriptors', path: '/metadata/data/v3/descriptors/swagger.json', document: parts.documents.descriptors, server: `${parts.basePath}${DATA_ROOT}` },
@@ -73,7 +73,8 @@ export function discoveryRoutes(router: Router, parts: DiscoveryParts): void {
   router.get('/metadata', sections);
   for (const d of described) {
     const descriptions = new InterfaceDescriptions(renameDocument(d.document, parts.naming), d.server);
-    router.get(d.path, (ctx) => descriptions.serve(ctx, origin(ctx)));
+    // Built and compressed once for each origin the deployment serves at its own port (origin.ts).
+    router.get(d.path, (ctx) => descriptions.serve(ctx, origin(ctx), ctx.state.originAtListeningPort === true));
   }
 
   // Computed once: the model does not change while the server runs.

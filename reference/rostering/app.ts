@@ -1,7 +1,8 @@
 import Koa, { type Context } from 'koa';
 import { ROSTER_PREFIX } from '../../spec/generate/openapi-rostering.js';
 import type { CompiledModel } from '../../spec/model/compiled.js';
-import { Buckets, type Rate } from '../http/rate-limit.js';
+import { OriginPolicy } from '../http/origin.js';
+import { Buckets, type Clock, type Rate } from '../http/rate-limit.js';
 import type { RosteringConfig } from './config.js';
 import type { Endpoint } from './endpoints.js';
 import { applyList, project } from './query/apply.js';
@@ -20,6 +21,10 @@ export interface RosteringParts {
   resolver: StoreResolver;
   /** Per-caller request rate (by client_id), and failed token checks per source address; each off when absent. */
   limits?: { perCaller?: Rate; failuresPerAddress?: Rate };
+  /** Which Host values it answers and the origin its links name; by default the address a connection came in on. */
+  origins?: OriginPolicy;
+  /** Time for the limits (tests step it); `Date.now` by default. */
+  clock?: Clock;
 }
 
 /**
@@ -30,12 +35,17 @@ export interface RosteringParts {
 export function createRosteringApp(parts: RosteringParts): Koa {
   const { config, endpoints, tokens, resolver } = parts;
   const views = new RosterViews(parts.model);
-  const perCaller = parts.limits?.perCaller ? new Buckets(parts.limits.perCaller) : undefined;
-  const failures = parts.limits?.failuresPerAddress ? new Buckets(parts.limits.failuresPerAddress) : undefined;
+  const clock = parts.clock ?? Date.now;
+  const origins = parts.origins ?? new OriginPolicy({});
+  const perCaller = parts.limits?.perCaller ? new Buckets(parts.limits.perCaller, clock) : undefined;
+  const failures = parts.limits?.failuresPerAddress ? new Buckets(parts.limits.failuresPerAddress, clock) : undefined;
   const app = new Koa();
   app.proxy = false;
   app.use(statusBoundary);
   app.use(async (ctx) => {
+    // Links name the public origin, or a Host that names this service (never another).
+    const origin = origins.resolve(ctx)?.origin;
+    if (!origin) throw new RosterError(400, 'The Host header does not name this service.');
     if (ctx.path === '/health-check' && ctx.method === 'GET') {
       ctx.body = { status: 'pass', mode: config.multiTenancy ? 'multi-tenant' : 'single-tenant' };
       return;
@@ -46,7 +56,7 @@ export function createRosteringApp(parts: RosteringParts): Koa {
       ctx.body = {
         applicationName: 'Rostering read service (reference implementation)',
         version: 'v1p2',
-        urls: { rostering: `${ctx.protocol}://${ctx.host}${segments}${ROSTER_PREFIX}`, healthCheck: `${ctx.protocol}://${ctx.host}/health-check` },
+        urls: { rostering: `${origin}${segments}${ROSTER_PREFIX}`, healthCheck: `${origin}/health-check` },
       };
       return;
     }
@@ -55,11 +65,9 @@ export function createRosteringApp(parts: RosteringParts): Koa {
       ctx.set('Allow', 'GET');
       throw new RosterError(405, 'The rostering service is read-only: only GET is supported.');
     }
-    // Bad tokens cost a signature check each: over the limit of failures from one address, 429.
-    const address = ctx.req.socket.remoteAddress ?? '';
-    const failWait = failures?.wait(address);
-    if (failWait) throw tooManyRequests(failWait);
-    const caller = await tokens.verify(ctx.get('authorization')).catch((err: unknown) => { failures?.take(address); throw err; });
+    // The token is checked first, so that a valid one passes whatever others sent from its
+    // address; failed checks are counted per address, and over the limit answered 429.
+    const caller = await tokens.verify(ctx.get('authorization')).catch((err: unknown) => { throw failures ? counted(failures, ctx.req.socket.remoteAddress ?? '', err) : err; });
     if (perCaller) {
       const wait = perCaller.wait(caller.clientId);
       if (wait) throw tooManyRequests(wait);
@@ -76,20 +84,27 @@ export function createRosteringApp(parts: RosteringParts): Koa {
       const { fields } = readSingleQuery(ctx.querystring, endpoint);
       const row = view.find(endpoint, route.sourcedId, claimed);
       if (!row) throw new RosterError(404, `Resource not found: ${endpoint.name}/${route.sourcedId}`);
-      send(ctx, route.base, { [endpoint.singleKey]: project(row.data, fields) });
+      send(ctx, `${origin}${route.base}`, { [endpoint.singleKey]: project(row.data, fields) });
       return;
     }
     const query = readListQuery(ctx.querystring, endpoint);
     const { total, items } = applyList(view.visible(endpoint, claimed), query);
     ctx.set('X-Total-Count', String(total));
-    send(ctx, route.base, { [endpoint.collectionKey]: items });
+    send(ctx, `${origin}${route.base}`, { [endpoint.collectionKey]: items });
   });
   return app;
 }
 
-/** JSON with every relative href made absolute under the request's own route prefix. */
-function send(ctx: Context, base: string, body: Record<string, unknown>): void {
-  const root = `${ctx.protocol}://${ctx.host}${base}`;
+/** A failed token check from this address, counted: its own error within the limit, 429 beyond it. */
+function counted(failures: Buckets, address: string, err: unknown): unknown {
+  if (!(err instanceof RosterError && err.status === 401)) return err;
+  const wait = failures.wait(address);
+  failures.take(address);
+  return wait ? tooManyRequests(wait) : err;
+}
+
+/** JSON with every relative href made absolute under `root` (the origin and the request's route prefix). */
+function send(ctx: Context, root: string, body: Record<string, unknown>): void {
   ctx.status = 200;
   ctx.type = 'application/json; charset=utf-8';
   // Plain JSON.stringify (a replacer function takes V8 off its fast serializer), then the

@@ -17,7 +17,7 @@ export { RosteringConfigError, ROSTERING_ENV_VARS, type RosteringEnv } from './c
  * Fails (RosteringConfigError, naming the variable) on bad configuration, including an admin
  * database that cannot be opened.
  */
-export async function createRosteringService(opts: { env: RosteringEnv; stores: StoreRegistry; admins?: AdminDatabases; defaultStore?: string; clockSkewSeconds?: number; limits?: RosteringParts['limits'] }): Promise<{ app: Koa; config: RosteringConfig }> {
+export async function createRosteringService(opts: { env: RosteringEnv; stores: StoreRegistry; admins?: AdminDatabases; defaultStore?: string; clockSkewSeconds?: number } & Pick<RosteringParts, 'limits' | 'origins' | 'clock'>): Promise<{ app: Koa; config: RosteringConfig }> {
   const config = readRosteringConfig(opts.env);
   const document = JSON.parse(readFileSync(new URL('../../spec/openapi/rostering.json', import.meta.url), 'utf8')) as Document;
   const [endpoints, tokens, resolver] = await Promise.all([
@@ -25,7 +25,8 @@ export async function createRosteringService(opts: { env: RosteringEnv; stores: 
     TokenCheck.create(config, opts.clockSkewSeconds),
     StoreResolver.create(config, opts.stores, opts.admins ?? new AdminDatabases(opts.defaultStore)),
   ]);
-  return { app: createRosteringApp({ config, model: opts.stores.model, endpoints, tokens, resolver, ...(opts.limits ? { limits: opts.limits } : {}) }), config };
+  const { limits, origins, clock } = opts;
+  return { app: createRosteringApp({ config, model: opts.stores.model, endpoints, tokens, resolver, ...(limits ? { limits } : {}), ...(origins ? { origins } : {}), ...(clock ? { clock } : {}) }), config };
 }
 
 /**

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { scryptSync } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { test } from 'node:test';
 import { hashSecret, provenSecret, verifySecret } from './secrets.js';
 
@@ -48,4 +49,21 @@ test('many verifications at once all finish, each with its own answer', async ()
   assert.deepEqual(answers, [false, true, false, true, false, true]);
   // And the gate is open again afterwards.
   assert.deepEqual(await Promise.all([verifySecret('x1', stored), verifySecret('x2', stored), verifySecret('x3', stored)]), [false, false, false]);
+});
+
+test('a hash runs off the event loop: the loop keeps turning while a verification is pending', async () => {
+  const stored = hashSecret('off-loop');
+  // Counted in loop turns, not milliseconds: a hash made on the event loop would let none pass.
+  // More verifications than may hash at once (at most one fewer than the cores): the later ones
+  // start only once an earlier one's answer has come back on the loop, so however slow or fast
+  // the machine, the loop turns at least once before the last answer.
+  const count = availableParallelism() + 1;
+  let turns = 0;
+  let pending = true;
+  const turn = () => { if (pending) { turns++; setImmediate(turn); } };
+  setImmediate(turn);
+  const verified = await Promise.all(Array.from({ length: count }, (_, i) => verifySecret(`wrong-${i}`, stored)));
+  pending = false;
+  assert.deepEqual(verified, Array.from({ length: count }, () => false));
+  assert.ok(turns >= 1, `the event loop turned ${turns} times during ${count} hashes`);
 });

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { request as httpRequest } from 'node:http';
+import type { ReferenceConfig } from '../config/types.js';
 import { startReference, type RunningReference } from '../server.js';
 
 /**
@@ -203,19 +205,31 @@ test('scopes: the client\'s own rostering scopes, an organization id, or a refus
   }
 });
 
-test('failed secret checks are throttled per key and per address; a proven secret still passes', async () => {
-  const t = await startReference({
-    overrides: {
-      port: 0, rosteringPort: 0, warmValidators: false,
-      throttle: { tokenFailuresPerKey: { requestsPerSecond: 0.01, burst: 2 }, tokenFailuresPerAddress: { requestsPerSecond: 0.01, burst: 5 } },
-      clients: [{ key: 'a', secret: 'a-secret' }, { key: 'b', secret: 'b-secret' }, { key: 'c', secret: 'c-secret' }],
-    },
+/**
+ * A reference whose throttles run on a clock the test steps (no test here depends on how fast the
+ * machine is), and a token request sent from a given loopback address (127.0.0.x: the server
+ * listens on 127.0.0.1, which Linux answers from any of them).
+ */
+async function throttled(throttle: ReferenceConfig['throttle'], clients = [{ key: 'a', secret: 'a-secret' }, { key: 'b', secret: 'b-secret' }, { key: 'c', secret: 'c-secret' }]) {
+  let now = 1_000_000;
+  const t = await startReference({ overrides: { port: 0, rosteringPort: 0, warmValidators: false, throttle, clients }, clock: () => now });
+  const url = new URL(`${t.dataApiBaseUrl}/oauth/token`);
+  const ask = (key: string, secret: string, from = '127.0.0.1', body = 'grant_type=client_credentials', type = FORM) => new Promise<{ status: number; retryAfter: string | null; cacheControl: string | null; json: Record<string, unknown> }>((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: from, headers: { Authorization: basic(key, secret), 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (c: string) => { text += c; }).on('end', () => resolve({
+        status: res.statusCode!, retryAfter: (res.headers['retry-after'] as string | undefined) ?? null, cacheControl: (res.headers['cache-control'] as string | undefined) ?? null, json: text ? JSON.parse(text) as Record<string, unknown> : {},
+      }));
+    });
+    req.on('error', reject);
+    req.end(body);
   });
+  return { ref: t, ask, advance: (seconds: number) => { now += seconds * 1000; } };
+}
+
+test('failed secret checks are throttled per key and per address; a proven secret still passes', async () => {
+  const { ref: t, ask, advance } = await throttled({ tokenFailuresPerKey: { requestsPerSecond: 0.01, burst: 2 }, tokenFailuresPerAddress: { requestsPerSecond: 0.01, burst: 5 } });
   try {
-    const ask = async (key: string, secret: string) => {
-      const res = await fetch(`${t.dataApiBaseUrl}/oauth/token`, { method: 'POST', headers: { Authorization: basic(key, secret), 'Content-Type': FORM }, body: 'grant_type=client_credentials' });
-      return { status: res.status, retryAfter: res.headers.get('retry-after'), cacheControl: res.headers.get('cache-control'), json: await res.json() as Record<string, unknown> };
-    };
     assert.equal((await ask('a', 'a-secret')).status, 200, 'a proves its secret');
     // Right secrets are never counted.
     for (let i = 0; i < 4; i++) assert.equal((await ask('b', 'b-secret')).status, 200);
@@ -228,14 +242,60 @@ test('failed secret checks are throttled per key and per address; a proven secre
     assert.deepEqual(throttled.json, { error: 'temporarily_unavailable', error_description: 'Too many failed attempts; retry after 100 s.' });
     assert.equal((await ask('a', 'a-secret')).status, 200, 'the proven secret passes the throttle');
     assert.equal((await ask('b', 'b-secret')).status, 200, 'another key is not throttled by a\'s failures');
-    // Three more failures under other keys (one unknown) reach the address's limit of five.
-    assert.equal((await ask('b', 'wrong')).status, 401);
+    // Two more failures under other keys (one unknown) reach the address's limit of five (the
+    // key's 429 counts too: it was refused before a client was authenticated).
     assert.equal((await ask('c', 'wrong')).status, 401);
     assert.equal((await ask('nobody', 'wrong')).status, 401);
     assert.equal((await ask('b', 'b-secret')).status, 200, 'a proven secret passes the address throttle too');
     const byAddress = await ask('c', 'c-secret');
     assert.equal(byAddress.status, 429, 'an unproven secret waits once the address is over its limit');
     assert.equal(byAddress.retryAfter, '100');
+    advance(40);
+    assert.equal((await ask('c', 'c-secret')).retryAfter, '60', 'the wait shrinks as the clock moves');
+    advance(60);
+    assert.equal((await ask('c', 'c-secret')).status, 200, 'a refilled address is heard again');
+  } finally {
+    await t.close();
+  }
+});
+
+test('strangers\' wrong secrets do not lock out the client that holds the key, even before it proved its secret', async () => {
+  const { ref: t, ask } = await throttled({ tokenFailuresPerKey: { requestsPerSecond: 0.01, burst: 3 }, tokenFailuresPerAddress: { requestsPerSecond: 0.01, burst: 100 } });
+  try {
+    // 30 wrong secrets for key a from two other addresses (the issue's lock-out took 30).
+    const strangers = [];
+    for (let i = 0; i < 30; i++) strangers.push((await ask('a', `guess-${i}`, i % 2 ? '127.0.0.2' : '127.0.0.3')).status);
+    assert.deepEqual(strangers.slice(0, 3), [401, 401, 401]);
+    assert.ok(strangers.slice(4).every((s) => s === 429), `the key is locked for the addresses that failed against it: ${strangers.join(',')}`);
+    assert.equal((await ask('a', 'a-secret', '127.0.0.4')).status, 200, 'the key\'s client, never failed, from its own address');
+    assert.equal((await ask('a', 'a-secret', '127.0.0.2')).status, 200, 'and, its secret now proven, from anywhere');
+    // A stranger moving to a fresh address gets one check of the locked key there, then waits too.
+    assert.deepEqual([(await ask('a', 'guess', '127.0.0.5')).status, (await ask('a', 'guess', '127.0.0.5')).status], [401, 429]);
+  } finally {
+    await t.close();
+  }
+});
+
+test('token request bodies over 64 KiB are refused before they are parsed, and counted against their address', async () => {
+  const { ref: t, ask } = await throttled({ tokenFailuresPerKey: { requestsPerSecond: 0.01, burst: 100 }, tokenFailuresPerAddress: { requestsPerSecond: 0.01, burst: 3 } });
+  try {
+    // The issue's stall: a JSON body of many keys (300,000 took 776 ms to parse); 6,000 are enough to pass 64 KiB.
+    const many = JSON.stringify(Object.fromEntries([['grant_type', 'client_credentials'], ...Array.from({ length: 6000 }, (_, i) => [`k${i}`, i])]));
+    assert.ok(Buffer.byteLength(many) > 64 * 1024);
+    const big = await ask('a', 'a-secret', '127.0.0.2', many, 'application/json');
+    assert.equal(big.status, 413);
+    assert.match(String(big.json.type), /request-entity-too-large$/);
+    const atLimit = `grant_type=client_credentials&pad=${'p'.repeat(64 * 1024 - 'grant_type=client_credentials&pad='.length)}`;
+    assert.equal(Buffer.byteLength(atLimit), 64 * 1024);
+    assert.equal((await ask('a', 'a-secret', '127.0.0.3', atLimit)).status, 200, 'a body of exactly 64 KiB is read');
+    // Unparsable and malformed bodies count too: the third refusal reaches the limit of three.
+    assert.equal((await ask('a', 'a-secret', '127.0.0.2', '{', 'application/json')).status, 400);
+    assert.equal((await ask('a', 'a-secret', '127.0.0.2', '[]', 'application/json')).status, 400);
+    const refused = await ask('b', 'b-secret', '127.0.0.2', many, 'application/json');
+    assert.equal(refused.status, 413, 'oversized is still oversized');
+    const after = await ask('b', 'b-secret', '127.0.0.2');
+    assert.equal(after.status, 429, 'the address is over its limit: refused before its body is parsed');
+    assert.equal((await ask('b', 'b-secret', '127.0.0.3')).status, 200, 'another address is not');
   } finally {
     await t.close();
   }

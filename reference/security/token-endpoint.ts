@@ -2,9 +2,10 @@ import type { Context } from 'koa';
 import type { Client, Settings } from '../config/load.js';
 import { parseJson, readText, requireJsonContentType } from '../http/body.js';
 import { Problem } from '../http/problems.js';
-import { Buckets } from '../http/rate-limit.js';
+import type { Clock } from '../http/rate-limit.js';
 import type { Issuer } from './issuer.js';
 import { provenSecret, verifySecret } from './secrets.js';
+import { TokenThrottle } from './token-throttle.js';
 import { scopeValue } from '../rostering/config.js';
 
 /**
@@ -20,39 +21,38 @@ class TokenError extends Error {
 
 export const ROSTER_SCOPES = ['roster-core.readonly', 'roster.readonly', 'roster-demographics.readonly'];
 
-export function tokenEndpoint(settings: Settings, issuer: Issuer) {
+/** A token request is a few hundred bytes: larger bodies are refused (413) before they are parsed, and counted. */
+export const TOKEN_MAX_BODY_BYTES = 64 * 1024;
+
+export function tokenEndpoint(settings: Settings, issuer: Issuer, clock: Clock = Date.now) {
   const clients = new Map(settings.clients.map((c) => [c.key, c]));
-  // Failed secret checks are counted per client key and per source address; over either limit
-  // the endpoint answers 429 before hashing anything (a wrong secret costs a deliberately slow
-  // hash). Right secrets are not counted, so clients that know theirs are never slowed.
-  const failures = { byKey: new Buckets(settings.throttle.tokenFailuresPerKey), byAddress: new Buckets(settings.throttle.tokenFailuresPerAddress) };
+  const throttle = new TokenThrottle(settings.throttle, clock);
+  const maxBodyBytes = Math.min(settings.maxBodyBytes, TOKEN_MAX_BODY_BYTES);
   return async (ctx: Context): Promise<void> => {
     const mediaType = requireJsonContentType(ctx, (t) => t === 'application/json' || t === 'application/x-www-form-urlencoded');
-    // An oversized body is a 413 here too; any other reading failure counts as no body.
-    const text = await readText(ctx).catch((err: unknown) => { if (err instanceof Problem && err.suffix === 'request-entity-too-large') throw err; return ''; });
+    const address = ctx.req.socket.remoteAddress ?? '';
+    const header = ctx.get('authorization');
+    // An oversized body is a 413 here too, counted against its address; any other reading failure counts as no body.
+    const text = await readText(ctx, maxBodyBytes).catch((err: unknown) => {
+      if (!(err instanceof Problem && err.suffix === 'request-entity-too-large')) return '';
+      throttle.refused(address);
+      throw err;
+    });
     try {
-      const fields = readFields(mediaType, text);
-      const client = await authenticate(ctx.get('authorization'), fields, clients, failures, ctx.req.socket.remoteAddress ?? '');
+      // An address over its limit is refused before its body is parsed; a secret this process
+      // already proved, in the header, still passes (as it passes the key's limit).
+      const wait = throttle.addressWait(address);
+      if (wait && !provenInHeader(header, clients)) throw tooManyFailures(wait);
+      const { fields, client } = await counted(address, throttle, async () => {
+        const fields = readFields(mediaType, text);
+        return { fields, client: await authenticate(header, fields, clients, throttle, address) };
+      });
       if ((fields.grant_type ?? '').toLowerCase() !== 'client_credentials') throw new TokenError(400, 'unsupported_grant_type');
       if (!client) throw new TokenError(401, 'invalid_client');
-      const scope = grantScope(client, fields.scope, settings.naming.rosteringScopeBase);
-      // A client may have a lifetime of its own (a short-lived one lets suites wait tokens out).
-      const lifetime = client.tokenLifetimeSeconds ?? settings.tokenLifetimeSeconds;
-      const accessToken = await issuer.sign({
-        client_id: client.key,
-        scope: scope.granted,
-        ...(client.educationOrganizationIds.length ? { educationOrganizationId: client.educationOrganizationIds.join(',') } : {}),
-        odsInstances: JSON.stringify({
-          OdsInstances: client.odsInstances.map((i) => ({
-            OdsInstanceId: i.id,
-            OdsInstanceContext: i.context ? { ContextKey: i.context.key, ContextValue: i.context.value } : null,
-          })),
-        }),
-        ...(client.tenant ? { tenantId: client.tenant } : {}),
-      }, lifetime);
+      const answer = await grant(client, fields.scope, settings, issuer);
       ctx.set('Cache-Control', 'no-store');
       ctx.status = 200;
-      ctx.body = { access_token: accessToken, expires_in: lifetime, token_type: 'bearer', ...(scope.echo ? { scope: scope.granted } : {}) };
+      ctx.body = answer;
     } catch (err) {
       if (!(err instanceof TokenError)) throw err;
       ctx.status = err.status;
@@ -61,6 +61,38 @@ export function tokenEndpoint(settings: Settings, issuer: Issuer) {
       ctx.body = { error: err.error, ...(err.description ? { error_description: err.description } : {}) };
     }
   };
+}
+
+/** The answer for an authenticated client: a token with its claims, signed for its lifetime. */
+async function grant(client: Client, requestedScope: string | undefined, settings: Settings, issuer: Issuer): Promise<Record<string, unknown>> {
+  const scope = grantScope(client, requestedScope, settings.naming.rosteringScopeBase);
+  // A client may have a lifetime of its own (a short-lived one lets suites wait tokens out).
+  const lifetime = client.tokenLifetimeSeconds ?? settings.tokenLifetimeSeconds;
+  const accessToken = await issuer.sign({
+    client_id: client.key,
+    scope: scope.granted,
+    ...(client.educationOrganizationIds.length ? { educationOrganizationId: client.educationOrganizationIds.join(',') } : {}),
+    odsInstances: JSON.stringify({
+      OdsInstances: client.odsInstances.map((i) => ({
+        OdsInstanceId: i.id,
+        OdsInstanceContext: i.context ? { ContextKey: i.context.key, ContextValue: i.context.value } : null,
+      })),
+    }),
+    ...(client.tenant ? { tenantId: client.tenant } : {}),
+  }, lifetime);
+  return { access_token: accessToken, expires_in: lifetime, token_type: 'bearer', ...(scope.echo ? { scope: scope.granted } : {}) };
+}
+
+const tooManyFailures = (wait: number) => new TokenError(429, 'temporarily_unavailable', `Too many failed attempts; retry after ${wait} s.`, wait);
+
+/** Runs the steps before a client is authenticated; a refusal among them counts against the address. */
+async function counted<T>(address: string, throttle: TokenThrottle, steps: () => Promise<T>): Promise<T> {
+  try {
+    return await steps();
+  } catch (err) {
+    if (err instanceof TokenError || err instanceof Problem) throttle.refused(address);
+    throw err;
+  }
 }
 
 /** Body fields, names matched case-insensitively (upstream leniency). */
@@ -80,34 +112,52 @@ function readFields(mediaType: string, text: string): Record<string, string> {
   return out;
 }
 
+/** The key and secret of a Basic header (any scheme case, blanks around); a malformed one is refused. */
+function basicCredentials(header: string): [string, string] {
+  const parts = header.trim().split(/\s+/);
+  if (parts.length !== 2) throw new TokenError(400, 'invalid_request');
+  const [scheme, credential] = parts;
+  if (scheme.toLowerCase() !== 'basic') throw new TokenError(401, 'invalid_client');
+  if (!credential || !/^[A-Za-z0-9+/]+={0,2}$/.test(credential)) throw new TokenError(400, 'invalid_request');
+  const decoded = Buffer.from(credential, 'base64').toString('utf8').split(':');
+  if (decoded.length !== 2) throw new TokenError(400, 'invalid_client');
+  return decoded as [string, string];
+}
+
+/** Whether the header carries a client's secret this process already proved (cheap: no hash). */
+function provenInHeader(header: string, clients: Map<string, Client>): boolean {
+  if (!header) return false;
+  try {
+    const [id, secret] = basicCredentials(header);
+    const client = clients.get(id);
+    return !!client && provenSecret(secret, client.secretHash);
+  } catch {
+    return false;
+  }
+}
+
 /** Credentials from a Basic header or the body, never both; returns the client or undefined. */
-async function authenticate(header: string, fields: Record<string, string>, clients: Map<string, Client>, failures: { byKey: Buckets; byAddress: Buckets }, address: string): Promise<Client | undefined> {
+async function authenticate(header: string, fields: Record<string, string>, clients: Map<string, Client>, throttle: TokenThrottle, address: string): Promise<Client | undefined> {
   let id = fields.client_id;
   let secret = fields.client_secret;
   if (header) {
-    const parts = header.trim().split(/\s+/);
-    if (parts.length !== 2) throw new TokenError(400, 'invalid_request');
-    const [scheme, credential] = parts;
-    if (scheme.toLowerCase() !== 'basic') throw new TokenError(401, 'invalid_client');
-    if (!credential || !/^[A-Za-z0-9+/]+={0,2}$/.test(credential)) throw new TokenError(400, 'invalid_request');
-    const decoded = Buffer.from(credential, 'base64').toString('utf8').split(':');
-    if (decoded.length !== 2) throw new TokenError(400, 'invalid_client');
+    const credentials = basicCredentials(header);
     if (id !== undefined || secret !== undefined) throw new TokenError(400, 'invalid_client');
-    [id, secret] = decoded;
+    [id, secret] = credentials;
   }
   if (!id?.trim() || !secret?.trim()) throw new TokenError(401, 'invalid_request');
   const client = clients.get(id);
   // A secret this process already proved passes at once, so a flood against a key does not lock
   // out the client that holds it.
   if (client && provenSecret(secret, client.secretHash)) return client;
-  const wait = Math.max(failures.byKey.wait(id), failures.byAddress.wait(address));
-  if (wait) throw new TokenError(429, 'temporarily_unavailable', `Too many failed attempts; retry after ${wait} s.`, wait);
+  const wait = throttle.keyWait(id, address);
+  if (wait) throw tooManyFailures(wait);
   // Hash even for unknown keys so that timing does not reveal which keys exist.
+  throttle.checking(id, address);
   const ok = await verifySecret(secret, client?.secretHash ?? UNKNOWN_CLIENT_HASH);
-  if (client && ok) return client;
-  failures.byKey.take(id);
-  failures.byAddress.take(address);
-  return undefined;
+  if (!(client && ok)) return undefined;
+  throttle.passed(id, address);
+  return client;
 }
 
 const UNKNOWN_CLIENT_HASH = 'scrypt$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { loadSettings } from '../config/load.js';
 import { hashSecret } from '../security/secrets.js';
+import { startReference } from '../server.js';
 import { startForTest } from './helpers.js';
 
 /**
@@ -75,5 +76,42 @@ test('admin endpoints answer only loopback callers unless loopbackOnly is false'
     } finally {
       await ref.close();
     }
+  }
+});
+
+test('with loopbackOnly, a request that came through a proxy (forwarding headers) is no loopback caller: 404', async () => {
+  for (const loopbackOnly of [undefined, false]) {
+    const ref = await startForTest({ admin: { key: 'ops', secret: 'ops-secret', ...(loopbackOnly === false ? { loopbackOnly } : {}) } });
+    try {
+      const digest = (headers: Record<string, string>) => fetch(`${ref.dataApiBaseUrl}/admin/digest`, { headers: { ...basic('ops', 'ops-secret'), ...headers } }).then((r) => r.status);
+      assert.equal(await digest({}), 200, 'straight from loopback');
+      const headers: Record<string, string>[] = [{ 'X-Forwarded-For': '203.0.113.7' }, { Forwarded: 'for=203.0.113.7' }, { 'X-Real-IP': '203.0.113.7' }, { Via: '1.1 proxy' }, { 'X-Forwarded-Host': 'api.example.test' }, { 'x-forwarded-proto': 'https' }];
+      for (const header of headers) {
+        assert.equal(await digest(header), loopbackOnly === false ? 200 : 404, `${JSON.stringify(header)}, loopbackOnly ${loopbackOnly}`);
+      }
+    } finally {
+      await ref.close();
+    }
+  }
+});
+
+test('failed admin credential checks are throttled per address (429 before hashing); the operator\'s proven secret still passes', async () => {
+  let now = 1_000_000;
+  const ref = await startReference({ overrides: { port: 0, rosteringPort: 0, warmValidators: false, admin: { key: 'ops', secret: 'ops-secret' }, throttle: { adminFailuresPerAddress: { requestsPerSecond: 0.1, burst: 3 } } }, clock: () => now });
+  try {
+    const digest = (key: string, secret: string) => fetch(`${ref.dataApiBaseUrl}/admin/digest`, { headers: basic(key, secret) });
+    assert.equal((await digest('ops', 'ops-secret')).status, 200, 'the operator proves the secret');
+    const guesses = [];
+    for (let i = 0; i < 6; i++) guesses.push((await digest('ops', `guess-${i}`)).status);
+    assert.deepEqual(guesses, [401, 401, 401, 429, 429, 429]);
+    const limited = await digest('admin', 'x');
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get('retry-after'), '10');
+    assert.match(((await limited.json()) as { type: string }).type, /too-many-requests$/);
+    assert.equal((await digest('ops', 'ops-secret')).status, 200, 'the proven secret passes the throttle');
+    now += 10_000;
+    assert.equal((await digest('ops', 'guess')).status, 401, 'a refilled address is checked again');
+  } finally {
+    await ref.close();
   }
 });

@@ -1,5 +1,6 @@
 /** Judging: what is wrong with an answer (5xx, malformed 4xx body, leaks). */
 import registry from '../../spec/errors/problem-types.json' with { type: 'json' };
+import { TOKEN_MAX_BODY_BYTES } from '../../reference/security/token-endpoint.js';
 import type { HttpRequest } from './materialize.js';
 import type { Exchange } from './send.js';
 import type { FuzzTarget } from './target.js';
@@ -25,9 +26,11 @@ export function leaks(text: string, forbidden: { label: string; value: string }[
 }
 
 /** What is wrong with the answer to a request (an empty list when nothing is). */
-export function judge(req: HttpRequest, ex: Exchange, target: Pick<FuzzTarget, 'maxBodyBytes' | 'forbidden'>, roots: string[] = []): string[] {
+export function judge(req: HttpRequest, ex: Exchange, target: Pick<FuzzTarget, 'maxBodyBytes' | 'forbidden'> & { token?: string }, roots: string[] = []): string[] {
   if (ex.timedOut) return ['no answer within the timeout (hang)'];
-  const oversize = (req.body?.length ?? 0) > target.maxBodyBytes;
+  // The token endpoint reads at most 64 KiB (issue 23 point 7), other bodies the configured limit.
+  const limit = isTokenRequest(req) ? Math.min(target.maxBodyBytes, TOKEN_MAX_BODY_BYTES) : target.maxBodyBytes;
+  const oversize = (req.body?.length ?? 0) > limit;
   if (ex.status === undefined) {
     // A body over the limit may be cut off by the server closing the connection after its 413.
     if (oversize && /^(ECONNRESET|EPIPE)$/.test(ex.error ?? '')) return [];
@@ -44,7 +47,9 @@ export function judge(req: HttpRequest, ex: Exchange, target: Pick<FuzzTarget, '
   if (req.mustRead && status === 400 && refusedAt(text).includes(req.mustRead.path)) problems.push(`refused ${req.mustRead.what} at ${req.mustRead.path}`);
   // A body over the limit must never be accepted or parsed (answers decided before reading it,
   // such as 401, 404, 415 or a refused charset, are fine).
-  if (oversize && readsBody(req) && (status < 300 || judgedBody(text))) problems.push(`a ${req.body!.length}-byte body (limit ${target.maxBodyBytes}) answered ${status}, not 413`);
+  if (oversize && readsBody(req) && (status < 300 || judgedBody(text))) problems.push(`a ${req.body!.length}-byte body (limit ${limit}) answered ${status}, not 413`);
+  if (oversize && isTokenRequest(req) && (status < 300 || oauthAnswer(text))) problems.push(`a ${req.body!.length}-byte token request (limit ${limit}) was parsed (answered ${status}), not refused with 413`);
+  problems.push(...hostReflected(req, ex, text), ...issue23Checks(req, ex, target.token));
   const found = leaks(text, target.forbidden, roots);
   if (found.length && (status >= 400 || found.some((f) => target.forbidden.some((x) => x.label === f)))) problems.push(`leaks ${found.join(', ')}`);
   if (status >= 400 && req.method !== 'HEAD') problems.push(...(req.service === 'data' ? problemBodyErrors(req, ex, text) : statusBodyErrors(ex, text)));
@@ -59,6 +64,51 @@ function refusedAt(text: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** An OAuth error other than the throttle's: the token endpoint read the body to give it. */
+function oauthAnswer(text: string): boolean {
+  try {
+    const error = (JSON.parse(text) as { error?: unknown }).error;
+    return typeof error === 'string' && error !== 'temporarily_unavailable';
+  } catch {
+    return false;
+  }
+}
+
+const isTokenRequest = (req: HttpRequest) => req.service === 'data' && req.method === 'POST' && /\/oauth\/token$/i.test(new URL(req.url).pathname);
+
+/**
+ * Issue 23 point 9: an answer names no origin the client made up. A Host that names neither the
+ * service's address nor localhost must not come back in Location or the body (an empty Host
+ * must not give `http:///`).
+ */
+function hostReflected(req: HttpRequest, ex: Exchange, text: string): string[] {
+  const host = req.headers.host;
+  if (host === undefined) return [];
+  const colon = host.lastIndexOf(':');
+  const name = (colon > host.lastIndexOf(']') ? host.slice(0, colon) : host).toLowerCase();
+  if (name === new URL(req.url).hostname || name === 'localhost') return [];
+  const answer = `${String(ex.headers.location ?? '')} ${text}`.toLowerCase();
+  const reflected = host === '' ? answer.includes(':///') : answer.includes(`//${host.toLowerCase()}`);
+  return reflected ? [`the answer reflects the Host header ${JSON.stringify(host.slice(0, 80))}`] : [];
+}
+
+/**
+ * Issue 23 points 3, 6 and 7: an interface description answers `If-None-Match: *` with 304
+ * whatever Cache-Control says; an admin endpoint never answers a request that came through a
+ * proxy (the fuzz target keeps loopbackOnly); the rostering service never throttles a valid token
+ * for others' failures (the fuzz target configures no per-caller rate).
+ */
+function issue23Checks(req: HttpRequest, ex: Exchange, token: string | undefined): string[] {
+  const status = ex.status ?? 0;
+  const path = new URL(req.url).pathname;
+  const problems: string[] = [];
+  if (req.method === 'GET' && path.endsWith('/swagger.json') && req.headers['if-none-match']?.trim() === '*' && status === 200) problems.push('If-None-Match: * answered 200, not 304');
+  const forwarded = Object.keys(req.headers).some((h) => /^(forwarded|via|x-real-ip|x-forwarded-.*)$/i.test(h));
+  if (/\/admin\//.test(path) && forwarded && status >= 200 && status < 300) problems.push(`an admin endpoint answered ${status} to a request through a proxy`);
+  if (req.service === 'rostering' && token && req.headers.authorization === `Bearer ${token}` && status === 429) problems.push('a valid token was throttled (429) at the rostering service');
+  return problems;
 }
 
 /** A validation answer about the body's content (not only the route's id): the body was parsed. */

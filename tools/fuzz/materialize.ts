@@ -378,8 +378,10 @@ function materializeRaw(recipe: Recipe, target: FuzzTarget): HttpRequest {
       if (recipe.cred === 'body' || recipe.cred === 'both' || recipe.cred === 'json') fields.push(['client_id', target.client.key], ['client_secret', target.client.secret]);
       if (recipe.cred === 'body-wrong') fields.push(['client_id', target.client.key], ['client_secret', 'definitely-wrong']);
       for (const e of recipe.extra) fields.push([e.name, e.value]);
+      // Filler as many small members (what costs a parser most), around 16 bytes each.
+      for (let i = 0; i * 16 < recipe.pad; i++) fields.push([`pad${i}`, 'xxxxxxxx']);
       let bytes: Buffer;
-      let note = recipe.cred;
+      let note = `${recipe.cred}${recipe.pad ? `, ${recipe.pad}-byte filler` : ''}`;
       if (recipe.body) {
         const b = materializeBody(recipe.body, Object.fromEntries(fields), target.maxBodyBytes);
         bytes = b.bytes;
@@ -407,6 +409,26 @@ function materializeRaw(recipe: Recipe, target: FuzzTarget): HttpRequest {
       headers['content-type'] = 'application/json';
       const doc = { codeValue: `fuzz-${recipe.n.toString(36)}`, namespace: FRESH_NAMESPACE, shortDescription: 'fresh', description: 'd'.repeat(recipe.bytes) };
       return data('gradeLevelDescriptors', { method: 'POST', body: Buffer.from(JSON.stringify(doc)), kind: 'POST a new record' });
+    }
+    case 'describe': {
+      // The service's own names (kept, compressed) and others: foreign names, an accepted name at another port, none.
+      const { host, port } = new URL(base);
+      headers.host = [host, `localhost:${port}`, '127.0.0.1', `127.0.0.1:${1 + (recipe.hostChoice % 60_000)}`, `h${recipe.hostChoice % 1000}.evil.test`, `evil.test:${port}`, ''][recipe.hostChoice % 7];
+      if (recipe.encoding) headers['accept-encoding'] = recipe.encoding;
+      if (recipe.ifNoneMatch !== null) headers['if-none-match'] = recipe.ifNoneMatch;
+      if (recipe.cacheControl !== null) headers['cache-control'] = recipe.cacheControl;
+      const paths = ['/metadata/data/v3/resources/swagger.json', '/metadata/data/v3/descriptors/swagger.json', '/metadata/other/swagger.json', '/', '/metadata/'];
+      const p = paths[recipe.which % paths.length];
+      return { service: 'data', method: 'GET', url: `${base}${p}`, headers, kind: `describe ${p}` };
+    }
+    case 'admin': {
+      // Never the fault trigger: its 500 is on purpose. The snapshot only dropped (taking one copies the store).
+      const [method, p] = ([['GET', '/admin/digest'], ['DELETE', '/admin/snapshot']] as const)[recipe.which % 2];
+      const admin = target.admin ?? { key: 'admin', secret: 'x' };
+      if (recipe.cred === 'none') delete headers.authorization;
+      else headers.authorization = `Basic ${Buffer.from(`${admin.key}:${recipe.cred === 'right' ? admin.secret : `guess-${recipe.which}`}`).toString('base64')}`;
+      if (recipe.forwarded) headers[recipe.forwarded.name] = recipe.forwarded.value;
+      return { service: 'data', method, url: `${base}${p}`, headers, kind: `admin ${recipe.cred}${recipe.forwarded ? ' forwarded' : ''}` };
     }
     case 'roster': {
       const r = new URL(target.rosteringBaseUrl).origin;

@@ -59,11 +59,16 @@ export type Recipe = Common & (
   | { k: 'feed'; res: number; feed: string; query: QueryParam[] }
   | { k: 'method'; res: number; method: string; target: 'collection' | 'item' | 'deletes'; body: BodyRecipe | null }
   | { k: 'path'; under: string; segments: string[]; method: string; query: QueryParam[] }
-  | { k: 'token'; cred: 'basic' | 'basic-wrong' | 'basic-garbage' | 'body' | 'body-wrong' | 'both' | 'none' | 'json'; grant: string; scope: string | null; ct: string | null; extra: QueryParam[]; body: BodyRecipe | null }
+  // pad: bytes of filler in the body (issue 23 point 7: over 64 KiB the token endpoint must refuse it unparsed).
+  | { k: 'token'; cred: 'basic' | 'basic-wrong' | 'basic-garbage' | 'body' | 'body-wrong' | 'both' | 'none' | 'json'; grant: string; scope: string | null; ct: string | null; extra: QueryParam[]; body: BodyRecipe | null; pad: number }
   | { k: 'token-info'; body: BodyRecipe | null; ct: string | null; tokenField: 'same' | 'other' | 'none' }
   | { k: 'fixed'; which: number; method: string; query: QueryParam[] }
   | { k: 'fresh'; n: number; bytes: number }
   | { k: 'roster'; endpoint: string; sourcedId: IdRecipe | null; query: QueryParam[]; method: string; prefix: string }
+  // Issue 23 point 3: an interface description (or discovery) under a varying Host, encoding and revalidation.
+  | { k: 'describe'; which: number; hostChoice: number; encoding: string; ifNoneMatch: string | null; cacheControl: string | null }
+  // Issue 23 point 6: the admin endpoints through a proxy (forwarding headers) and with guessed credentials.
+  | { k: 'admin'; which: number; cred: 'right' | 'wrong' | 'none'; forwarded: Header | null }
 );
 
 const NASTY_SEGMENTS = ['%', '%%', '%E0%A4%A', '%C0%AF', '%00', '%2F', '%2e%2e', '..', '.', '%uD800', '%FF%FE', '%25', '%20', '%0A', '%3F', '%23', '%5C', '~', '%F0%9F%98%80', '%ED%A0%80', '%E2%80%8B', '%C3%28'];
@@ -173,6 +178,20 @@ const rosterQuery = fc.array(fc.oneof(
   fc.tuple(fc.tuple(fc.constantFrom(...ROSTER_QUERY, ...PROTO_KEYS), fc.nat()).map(([n, f]) => flipCase(n, f)), queryValue).map(([name, v]) => ({ name, ...v })),
 ), { maxLength: 4 });
 
+const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'via', 'x-forwarded-host', 'x-forwarded-proto'];
+const describeRecipe = fc.record({
+  k: fc.constant('describe' as const), which: fc.nat(), hostChoice: fc.nat(),
+  encoding: fc.constantFrom('br', 'gzip', 'br, gzip', 'identity', '*', 'gzip;q=0, br;q=0', ''),
+  ifNoneMatch: sometimes(fc.constantFrom('*', '"x"', 'W/"x"', '*, "x"', ''), 3, null),
+  cacheControl: sometimes(fc.constantFrom('no-cache', 'max-age=0', 'no-store', 'no-cache, no-store'), 2, null),
+  ...common,
+});
+const adminRecipe = fc.record({
+  k: fc.constant('admin' as const), which: fc.nat(), cred: fc.constantFrom('right' as const, 'wrong' as const, 'none' as const),
+  forwarded: sometimes(fc.record({ name: fc.constantFrom(...FORWARDING_HEADERS), value: fc.constantFrom('203.0.113.7', 'for=203.0.113.7', '1.1 proxy', '127.0.0.1', 'https', '') }), 2, null),
+  ...common,
+});
+
 const dataRecipe: fc.Arbitrary<Recipe> = fc.oneof(
   { weight: 22, arbitrary: fc.record({ k: fc.constant('post' as const), res: fc.nat(), sample: fc.nat(), body, ct: contentType, chunked: fc.boolean(), ...common }) },
   { weight: 10, arbitrary: fc.record({ k: fc.constant('put' as const), res: fc.nat(), sample: fc.nat(), id, body, ct: contentType, ifMatch, chunked: fc.boolean(), ...common }) },
@@ -182,12 +201,14 @@ const dataRecipe: fc.Arbitrary<Recipe> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ k: fc.constant('feed' as const), res: fc.nat(), feed: fc.constantFrom('deletes', 'keyChanges', 'DELETES', 'keychanges'), query: query(COMMON_QUERY), ...common }) },
   { weight: 3, arbitrary: fc.record({ k: fc.constant('method' as const), res: fc.nat(), method: fc.constantFrom(...METHODS), target: fc.constantFrom('collection' as const, 'item' as const, 'deletes' as const), body: sometimes(body, 2, null), ...common }) },
   { weight: 6, arbitrary: fc.record({ k: fc.constant('path' as const), under: fc.constantFrom('', '/v7.3/api', '{base}', '{base}/data/v3', '{base}/data/v3/core', '{base}/metadata', '{base}/changeQueries/v1', '{base}/admin', '{base}/oauth'), segments: fc.array(fc.oneof(anyString(12).map(encodeURIComponent), fc.constantFrom(...NASTY_SEGMENTS, 'core', 'students', 'deletes', 'keyChanges', 'data', 'v3', '', 'swagger.json', 'token', 'snapshot', 'digest', 'fault')), { maxLength: 5 }), method: fc.constantFrom(...METHODS), query: query(COMMON_QUERY), ...common }) },
-  { weight: 6, arbitrary: fc.record({ k: fc.constant('token' as const), cred: fc.constantFrom('basic' as const, 'basic-wrong' as const, 'basic-garbage' as const, 'body' as const, 'body-wrong' as const, 'both' as const, 'none' as const, 'json' as const), grant: fc.oneof(fc.constantFrom('client_credentials', 'CLIENT_CREDENTIALS', 'password', '', 'client_credentials ', 'authorization_code'), anyString(12)), scope: sometimes(fc.oneof(fc.constantFrom('roster-core.readonly', 'roster.readonly x', '255901', '0', 'a/b/roster-core.readonly', ''), anyString(20)), 2, null), ct: fc.oneof({ weight: 4, arbitrary: fc.constant('application/x-www-form-urlencoded') }, { weight: 1, arbitrary: contentType }), extra: query(['client_id', 'client_secret', 'grant_type', 'scope', 'CLIENT_ID', 'Grant_Type']), body: sometimes(body, 5, null), ...common }) },
+  { weight: 6, arbitrary: fc.record({ k: fc.constant('token' as const), cred: fc.constantFrom('basic' as const, 'basic-wrong' as const, 'basic-garbage' as const, 'body' as const, 'body-wrong' as const, 'both' as const, 'none' as const, 'json' as const), grant: fc.oneof(fc.constantFrom('client_credentials', 'CLIENT_CREDENTIALS', 'password', '', 'client_credentials ', 'authorization_code'), anyString(12)), scope: sometimes(fc.oneof(fc.constantFrom('roster-core.readonly', 'roster.readonly x', '255901', '0', 'a/b/roster-core.readonly', ''), anyString(20)), 2, null), ct: fc.oneof({ weight: 4, arbitrary: fc.constant('application/x-www-form-urlencoded') }, { weight: 1, arbitrary: contentType }), extra: query(['client_id', 'client_secret', 'grant_type', 'scope', 'CLIENT_ID', 'Grant_Type']), body: sometimes(body, 5, null), pad: sometimes(fc.integer({ min: 60_000, max: 300_000 }), 6, 0), ...common }) },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('token-info' as const), body: sometimes(body, 3, null), ct: contentType, tokenField: fc.constantFrom('same' as const, 'other' as const, 'none' as const), ...common }) },
   { weight: 3, arbitrary: fc.record({ k: fc.constant('fixed' as const), which: fc.nat(), method: fc.constantFrom(...METHODS), query: query(COMMON_QUERY), ...common }) },
   // A valid create of a new record (issue 23 points 4 and 10): fills the client's record quota
   // and starts background compactions, which the fuzz target makes fail (tools/fuzz/target.ts).
   { weight: 3, arbitrary: fc.record({ k: fc.constant('fresh' as const), n: fc.nat(), bytes: fc.integer({ min: 0, max: 1024 }), ...common }) },
+  { weight: 2, arbitrary: describeRecipe },
+  { weight: 2, arbitrary: adminRecipe },
 );
 const rosterRecipe: fc.Arbitrary<Recipe> = fc.record({
   k: fc.constant('roster' as const),

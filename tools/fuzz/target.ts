@@ -31,6 +31,8 @@ export interface FuzzTarget {
   samples: ResourceSample[];
   /** Values no response may contain (secrets, keys, connection strings), with a label each. */
   forbidden: { label: string; value: string }[];
+  /** The admin credential the target is configured with (admin recipes use it, and guesses). */
+  admin?: { key: string; secret: string };
 }
 
 /** Fetches a token and one or two valid documents of every resource (the reference should hold demo data). */
@@ -63,6 +65,7 @@ export const FUZZ_MAX_BODY_BYTES = 1024 * 1024;
 export const FUZZ_RECORD_QUOTA = 150;
 /** The namespace of the new records a run creates (recipe 'fresh'). */
 export const FRESH_NAMESPACE = 'uri://fuzz.test/GradeLevelDescriptor';
+export const FUZZ_ADMIN = { key: 'fuzz-admin', secret: 'fuzz-admin-secret-8d1e4b62' };
 
 export interface FuzzSetup {
   child: ChildReference;
@@ -100,6 +103,9 @@ export async function startFuzzTarget(opts: { heapMb?: number; recordQuota?: num
     dataStore: `file:${store}`,
     journalCompactEvery: 50,
     clients: [{ ...FUZZ_CLIENT, permissionSet: 'unrestricted', recordQuota, rosterScopes: ['roster-core.readonly', 'roster.readonly', 'roster-demographics.readonly'] }],
+    admin: { ...FUZZ_ADMIN, loopbackOnly: true },
+    // Tight, so that the run's bad tokens exhaust it: valid tokens must still pass (the judge checks).
+    throttle: { rosteringFailuresPerAddress: { requestsPerSecond: 0.05, burst: 3 } },
   };
   const child = await startChildReference({ dir, ...(opts.heapMb ? { heapMb: opts.heapMb } : {}), config }).catch((err: unknown) => {
     rmSync(dir, { recursive: true, force: true });
@@ -112,7 +118,8 @@ export async function startFuzzTarget(opts: { heapMb?: number; recordQuota?: num
       rosteringBaseUrl: child.rosteringBaseUrl,
       client: FUZZ_CLIENT,
       maxBodyBytes: FUZZ_MAX_BODY_BYTES,
-      forbidden: [{ label: 'client secret', value: FUZZ_CLIENT.secret }, { label: 'store path', value: dir }],
+      forbidden: [{ label: 'client secret', value: FUZZ_CLIENT.secret }, { label: 'admin secret', value: FUZZ_ADMIN.secret }, { label: 'store path', value: dir }],
+      admin: FUZZ_ADMIN,
     });
     const storeCheck = () => checkStore({ child, target, config, dir, store, compactionBlocker, recordQuota, freshNamespace: FRESH_NAMESPACE });
     return { child, target, roots: [REPO_ROOT.replace(/\/$/, ''), dir], storeCheck, close };

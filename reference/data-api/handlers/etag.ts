@@ -3,6 +3,10 @@ import { Problem } from '../../http/problems.js';
 import type { StoredRecord } from '../../store/store.js';
 
 /** ETag values compare with or without their quotes; `*` matches any (decisions #14). */
+export function etagMatches(header: string, etag: string): boolean {
+  return !!header && matches(header, etag);
+}
+
 function matches(header: string, etag: string): boolean {
   return header.split(',').map((v) => v.trim().replace(/^W\//, '').replace(/^"|"$/g, '')).some((v) => v === '*' || v === etag);
 }

@@ -19,7 +19,8 @@ const runs = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : 400;
 test(`fuzz slice: ${runs} malformed requests (seed ${seed}) get a 2xx or a well-formed 4xx, the server survives, and so does its store`, async () => {
   const { child, target, roots, storeCheck, close } = await startFuzzTarget({ heapMb: 512, recordQuota: 5 });
   try {
-    const summary = await runFuzz({ target, seed, runs, concurrency: 8, timeoutMs: 10_000, roots, alive: () => !child.exit, rss: () => child.rssBytes() });
+    // A hang is no answer within a minute: far beyond what a loaded machine adds to any request.
+    const summary = await runFuzz({ target, seed, runs, concurrency: 8, timeoutMs: 60_000, roots, alive: () => !child.exit, rss: () => child.rssBytes() });
     const report = `${formatSummary(summary)}\n${summary.findings.slice(0, 8).map((f) => describeFinding(f, target)).join('\n')}`;
     assert.equal(summary.requests, runs, report);
     assert.equal(summary.crashed || !!child.exit, false, `the reference died:\n${child.output().slice(-2000)}`);
@@ -82,6 +83,23 @@ test('the judge flags a 5xx, a malformed 4xx, a leak and a hang, and passes a go
   assert.match(flagged(answer(201, ''), { ...req, body: Buffer.alloc(200) }), /not 413/);
   assert.match(flagged(answer(404, { stdx_codeMajor: 'failure', stdx_severity: 'error' }), { ...req, service: 'rostering' }), /status body/);
   assert.match(flagged(answer(401, { stdx_codeMajor: 'failure', stdx_severity: 'error', stdx_description: 'x' }), { ...req, service: 'rostering' }), /WWW-Authenticate/);
+});
+
+test('the judge flags what issue 23 fixed: a reflected Host, 200 for If-None-Match *, admin through a proxy, a throttled valid token, a parsed oversized token body', () => {
+  const base = 'http://127.0.0.1:1/v7.3/api';
+  const target = { maxBodyBytes: 1024 * 1024, forbidden: [], token: 'good.token.here' };
+  const answer = (status: number, body: unknown, headers: Exchange['headers'] = { 'content-type': 'application/json; charset=utf-8' }): Exchange => ({ status, headers, body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)), ms: 1 });
+  const get = (url: string, headers: Record<string, string>, service: HttpRequest['service'] = 'data'): HttpRequest => ({ service, method: 'GET', url, headers, kind: 'test' });
+  const flagged = (r: HttpRequest, ex: Exchange) => judge(r, ex, target).join('; ');
+  assert.match(flagged(get(`${base}/`, { host: 'evil.test' }), answer(200, { urls: { oauth: 'http://evil.test/v7.3/api/oauth/token' } })), /reflects the Host/);
+  assert.match(flagged(get(`${base}/`, { host: '' }), answer(200, { urls: { oauth: 'http:///v7.3/api/oauth/token' } })), /reflects the Host/);
+  assert.equal(flagged(get(`${base}/`, { host: 'localhost:8' }), answer(200, { urls: { oauth: 'http://localhost:8/v7.3/api/oauth/token' } })), '');
+  assert.match(flagged(get(`${base}/metadata/other/swagger.json`, { 'if-none-match': '*', 'cache-control': 'no-cache' }), answer(200, {})), /If-None-Match/);
+  assert.match(flagged(get(`${base}/admin/digest`, { 'X-Forwarded-For': '203.0.113.7' }), answer(200, {})), /through a proxy/);
+  assert.match(flagged(get('http://127.0.0.1:2/std/roster/rostering/v1p2/orgs', { authorization: 'Bearer good.token.here' }, 'rostering'), answer(429, { stdx_codeMajor: 'failure', stdx_severity: 'error', stdx_description: 'x' }, { 'retry-after': '1' })), /valid token was throttled/);
+  const token: HttpRequest = { service: 'data', method: 'POST', url: `${base}/oauth/token`, headers: {}, body: Buffer.alloc(70_000, 'a'), kind: 'test' };
+  assert.match(flagged(token, answer(401, { error: 'invalid_client' })), /was parsed/);
+  assert.equal(flagged(token, answer(429, { error: 'temporarily_unavailable' }, { 'content-type': 'application/json', 'retry-after': '1' })), '');
 });
 
 test('path segments that do not percent-decode get a 4xx in every position, single- and multi-tenant', async () => {

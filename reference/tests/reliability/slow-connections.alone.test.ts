@@ -6,8 +6,10 @@ import { startChildReference } from '../../../tools/child-reference.js';
 /**
  * Slow and stalled clients cannot hold sockets (issue 15 point 3): with the header and request
  * deadlines configured short, sockets that trickle headers (slowloris), send nothing, or send an
- * endless chunked body are closed by the server within the deadline (plus its checking
- * interval), while normal requests keep being served meanwhile.
+ * endless chunked body are closed by the server, while normal requests keep being served
+ * meanwhile. What is asserted is who closed them and that it was the configured deadlines (the
+ * defaults are 20 s and 60 s; this client gives up at ten seconds), not how close to the deadline:
+ * that depends on how loaded the machine is (issue 23 point 11).
  */
 const HEADERS_MS = 1000;
 const REQUEST_MS = 2000;
@@ -15,8 +17,10 @@ const SLOW = 160;
 const SILENT = 30;
 const ENDLESS = 10;
 const BATCH = 20;
+/** Far beyond the configured deadlines (what a loaded machine adds), well below the 20 s and 60 s defaults. */
+const GIVE_UP_MS = 10_000;
 
-test(`${SLOW + SILENT + ENDLESS} slow sockets are closed within the configured deadlines while normal requests are served`, async () => {
+test(`${SLOW + SILENT + ENDLESS} slow sockets are closed within the configured deadlines while normal requests are served`, async (t) => {
   // No background validator warm-up: with the whole data standard it keeps the loop busy for
   // seconds after start-up, which is not what these timings are about.
   const child = await startChildReference({ config: { warmValidators: false, clients: [{ key: 'k', secret: 's' }], connections: { headersTimeoutMs: HEADERS_MS, requestTimeoutMs: REQUEST_MS, keepAliveTimeoutMs: 1000 } } });
@@ -25,14 +29,19 @@ test(`${SLOW + SILENT + ENDLESS} slow sockets are closed within the configured d
   try {
     // Past the validators the reference compiles right after start-up, which would delay it.
     for (const until = Date.now() + 3000; Date.now() < until;) await (await fetch(`${child.dataApiBaseUrl}/`)).arrayBuffer();
-    const open = (kind: string, start: (s: Socket) => void) => new Promise<{ kind: string; socket: Socket; closed: Promise<number> }>((resolve, reject) => {
+    const open = (kind: string, start: (s: Socket) => void) => new Promise<{ kind: string; socket: Socket; closed: Promise<number>; byServer: () => boolean }>((resolve, reject) => {
+      let byServer = false;
       const socket = connect(Number(port), hostname, () => {
         const opened = Date.now();
         const closed = new Promise<number>((done) => socket.once('close', () => done(Date.now() - opened)));
         start(socket);
-        resolve({ kind, socket, closed });
+        resolve({ kind, socket, closed, byServer: () => byServer });
       });
-      socket.on('error', () => undefined); // a reset by the server is a close too
+      // The server's end of the connection: its FIN, or a reset (a close too). Whatever it sends
+      // first (a 408) is read and dropped, so that its FIN is seen ('end' waits for the data).
+      socket.resume();
+      socket.on('end', () => { byServer = true; });
+      socket.on('error', () => { byServer = true; });
       socket.once('error', reject);
     });
     const trickle = (s: Socket, text: (i: number) => string) => {
@@ -70,7 +79,8 @@ test(`${SLOW + SILENT + ENDLESS} slow sockets are closed within the configured d
     let served = 0;
     let allClosed = false;
     const closings = Promise.all(sockets.map((s) => s.closed)).then((ms) => { allClosed = true; return ms; });
-    const limit = setTimeout(() => { for (const s of sockets) s.socket.destroy(); }, REQUEST_MS * 5);
+    // This client's own limit: far beyond the configured deadlines, well below the defaults.
+    const limit = setTimeout(() => { for (const s of sockets) s.socket.destroy(); }, GIVE_UP_MS);
     while (!allClosed) {
       const res = await fetch(`${child.dataApiBaseUrl}/`, { headers: { Connection: 'close' } });
       assert.equal(res.status, 200);
@@ -82,11 +92,11 @@ test(`${SLOW + SILENT + ENDLESS} slow sockets are closed within the configured d
     clearTimeout(limit);
     const lifetimes = await closings;
     const longest = (kind: string) => Math.max(...lifetimes.filter((_, i) => sockets[i].kind === kind));
-    // The checking interval, plus slack for two busy processes on a small machine.
-    const deadline = (ms: number) => ms + Math.min(HEADERS_MS, REQUEST_MS) / 10 + 1500;
-    assert.ok(longest('slowloris') <= deadline(HEADERS_MS), `slowloris sockets closed within ${longest('slowloris')} ms (headers deadline ${HEADERS_MS} ms)`);
-    assert.ok(longest('silent') <= deadline(HEADERS_MS), `silent sockets closed within ${longest('silent')} ms (headers deadline ${HEADERS_MS} ms)`);
-    assert.ok(longest('endless body') <= deadline(REQUEST_MS), `endless bodies closed within ${longest('endless body')} ms (request deadline ${REQUEST_MS} ms)`);
+    t.diagnostic(`longest lifetimes: slowloris ${longest('slowloris')} ms, silent ${longest('silent')} ms (headers deadline ${HEADERS_MS} ms); endless body ${longest('endless body')} ms (request deadline ${REQUEST_MS} ms)`);
+    for (const kind of ['slowloris', 'silent', 'endless body']) {
+      const keptOpen = sockets.filter((s) => s.kind === kind && !s.byServer()).length;
+      assert.equal(keptOpen, 0, `${kind}: ${keptOpen} sockets were still open when this client gave up after ${GIVE_UP_MS} ms`);
+    }
     assert.ok(served >= 5, `normal requests were served meanwhile (${served})`);
   } finally {
     for (const t of timers) clearInterval(t);
