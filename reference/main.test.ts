@@ -56,3 +56,14 @@ test('an unusable data-store connection string stops start-up with exit 2 and on
     return true;
   });
 });
+
+test('an issuer key that is not an RSA private key in PKCS#8 PEM stops start-up with exit 2 and one line naming the setting', async () => {
+  await assert.rejects(startChildReference({ config: { clients: CLIENTS, issuer: { privateKeyPem: 'not a key' } } }), (err: Error) => {
+    const output = err.message.slice(err.message.indexOf('\n') + 1).trim();
+    assert.match(err.message, /exited \(2\)/);
+    assert.deepEqual(stackLines(output), []);
+    assert.equal(output.split('\n').length, 1, output);
+    assert.match(output, /^issuer\.privateKeyPem \(or REFERENCE_ISSUER_PRIVATE_KEY_PEM\) is not an RSA private key in PKCS#8 PEM: /);
+    return true;
+  });
+});

@@ -61,5 +61,8 @@ try {
     console.error(`cannot listen on ${listenError.address ?? ''}:${listenError.port ?? ''} (${listenError.code === 'EADDRINUSE' ? 'in use' : 'not permitted'}): choose other ports with REFERENCE_PORT and ROSTERING_PORT, or port and rosteringPort in the configuration`);
     process.exit(2);
   }
-  throw err;
+  // Anything else is the reference's own failure: still one line (issue 23 point 5), the stack on request.
+  if (process.env.REFERENCE_DEBUG) throw err;
+  console.error(`the reference could not start: ${String((err as Error)?.message ?? err).split('\n')[0]} (REFERENCE_DEBUG=1 shows the stack)`);
+  process.exit(1);
 }

@@ -1,5 +1,6 @@
 import { createPublicKey, randomBytes } from 'node:crypto';
 import { SignJWT, exportSPKI, generateKeyPair, importPKCS8, importSPKI, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
+import { ConfigError } from '../config/load.js';
 import { issuedInFuture } from './token-time.js';
 
 /**
@@ -32,9 +33,14 @@ export class Issuer {
    */
   static async keys(privateKeyPem?: string): Promise<{ privateKey: CryptoKey; publicKey: CryptoKey }> {
     if (!privateKeyPem) return generateKeyPair('RS256', { extractable: true, modulusLength: 2048 });
-    const privateKey = await importPKCS8(privateKeyPem, 'RS256', { extractable: true });
-    const pub = createPublicKey(privateKeyPem).export({ type: 'spki', format: 'pem' }).toString();
-    return { privateKey, publicKey: await importSPKI(pub, 'RS256', { extractable: true }) };
+    try {
+      const privateKey = await importPKCS8(privateKeyPem, 'RS256', { extractable: true });
+      const pub = createPublicKey(privateKeyPem).export({ type: 'spki', format: 'pem' }).toString();
+      return { privateKey, publicKey: await importSPKI(pub, 'RS256', { extractable: true }) };
+    } catch (err) {
+      // An operator's setting: one line naming it (issue 23 point 5).
+      throw new ConfigError(`issuer.privateKeyPem (or REFERENCE_ISSUER_PRIVATE_KEY_PEM) is not an RSA private key in PKCS#8 PEM: ${(err as Error).message}`);
+    }
   }
 
   static async create(opts: { issuer: string; audience: string; privateKeyPem?: string; keys?: Promise<{ privateKey: CryptoKey; publicKey: CryptoKey }> }): Promise<Issuer> {
