@@ -1,0 +1,54 @@
+import { test, expect } from '../_harness/data.js';
+import { contains } from '../_harness/checks.js';
+import { rule } from '../_harness/rules.js';
+import { resourceOf } from '../_harness/builders.js';
+import { changed, expectEachRefused, type Member } from '../_harness/members.js';
+import type { Fields } from '../../spec/model/dsl.js';
+import { numericBounds } from '../../spec/generate/json-schema.js';
+import { model } from '../../spec/model/index.js';
+
+/**
+ * The int32 range on every int32 member of every resource the model has (decision 43): one
+ * above 2147483647 and one below -2147483648 are refused with 400 at the member's path, nested
+ * members and collection items included. Both ends themselves are stored as written on every
+ * member the data standard gives no narrower range (a narrower range is SHOULD,
+ * data.validation.standard-ranges-400); key members and members unified with a reference keep
+ * the builder's values, so the record stays the test's own.
+ */
+const INT32 = { max: 2147483647, min: -2147483648 };
+const isInt32 = (m: Member) => m.field?.kind === 'int32' && typeof m.parent[m.name] === 'number';
+const set = (value: number) => (m: Member) => { m.parent[m.name] = value; };
+
+const hasInt32 = (fields: Fields): boolean => Object.values(fields).some((f) =>
+  (f.kind === 'int32' && !f.readOnly) || (f.kind === 'object' && hasInt32(f.fields)) || (f.kind === 'collection' && hasInt32(f.item)));
+
+/** Members whose partner in a reference must carry the same value (key unification). */
+const unified = (name: string) => new Set(resourceOf(name).references.flatMap((r) => r.fields.flatMap((f) => [f.property, f.queryName])));
+
+test.describe('the int32 range on every int32 member of every resource', () => {
+  for (const r of model.resources.filter((x) => hasInt32(x.fields))) {
+    const title = r.isSchoolYearEnumeration || r.isDescriptor
+      ? `refuses every int32 member of ${r.name} one outside the int32 range, at either end, with 400 at that member's path`
+      : `refuses every int32 member of ${r.name} one outside the int32 range, at either end, with 400 at that member's path, and stores both ends where the data standard gives no narrower range`;
+    test(title, rule('data.validation.integer-too-large-400'), async ({ api, data }) => {
+      // A descriptor's one int32 member a client writes (priorDescriptorId) names another descriptor: refused values only.
+      const body = await data.body(r.name, r.isDescriptor ? { priorDescriptorId: 1 } : {}, { full: true });
+      await expectEachRefused(api, r.endpoint, r.fields, body, isInt32, set(INT32.max + 1), `set to ${INT32.max + 1}`);
+      await expectEachRefused(api, r.endpoint, r.fields, body, isInt32, set(INT32.min - 1), `set to ${INT32.min - 1}`);
+      // School years are shared by every run: never written here.
+      if (r.isSchoolYearEnumeration || r.isDescriptor) return;
+      const partners = unified(r.name);
+      const free = (m: Member) => isInt32(m) && m.field?.kind === 'int32' && !m.field.identity && !partners.has(m.name)
+        && Object.keys(numericBounds(m.field)).length === 0;
+      const atMax = changed(r.fields, body, free, set(INT32.max));
+      if (!atMax.members.length) return;
+      const created = await data.post(r, atMax.body);
+      expect(contains(await (await api.get(created.url)).json(), atMax.body), `${r.name} with ${atMax.members.map((m) => m.path).join(', ')} at ${INT32.max}, read back`).toEqual([]);
+      // The other end on the same record: an upsert of its own key.
+      const atMin = changed(r.fields, body, free, set(INT32.min));
+      const again = await api.post(r.endpoint, atMin.body);
+      expect(again.status(), `POST of ${r.name} again with ${INT32.min}: ${await again.text()}`).toBe(200);
+      expect(contains(await (await api.get(created.url)).json(), atMin.body), `${r.name} with those members at ${INT32.min}, read back`).toEqual([]);
+    });
+  }
+});
