@@ -24,39 +24,45 @@ function storesMarkup(lets: (s: string, depth: number) => boolean): Pick<Fault, 
   };
 }
 
-/** Where in a document a length-limited string sits: top level, nested object, collection item. */
+/** Where in a document a member sits: top level, nested object or reference, collection item. */
 type Depth = 'top' | 'object' | 'item';
+type Scalar = Extract<Fields[string], { kind: 'string' | 'int32' | 'int64' | 'double' | 'boolean' | 'date' | 'date-time' | 'time' }>;
+/** What a faulty deployment makes of one scalar member's value (undefined: the member is absent): the value it stores. */
+type ScalarEdit = (f: Scalar, value: unknown, depth: Depth) => unknown;
 
-/** Cuts every string member of `fields` in `body` longer than its maximum to it, where `where` says; answers whether it cut. */
-function cutOverMaximum(fields: Fields, body: Record<string, unknown>, where: (d: Depth) => boolean, depth: Depth = 'top'): boolean {
-  let cut = false;
+/** Applies `edit` to every scalar member of `fields` in `body`, present or not, nested objects and collection items included; answers whether it changed one. */
+function editScalars(fields: Fields, body: Record<string, unknown>, edit: ScalarEdit, depth: Depth = 'top'): boolean {
+  let changed = false;
   for (const [name, f] of Object.entries(fields)) {
     const v = body[name];
-    if (f.kind === 'string' && f.maxLength && typeof v === 'string' && v.length > f.maxLength && where(depth)) {
-      body[name] = v.slice(0, f.maxLength);
-      cut = true;
-    } else if (f.kind === 'object' && v && typeof v === 'object') cut = cutOverMaximum(f.fields, v as Record<string, unknown>, where, depth === 'item' ? 'item' : 'object') || cut;
-    else if (f.kind === 'collection' && Array.isArray(v)) for (const i of v) if (i && typeof i === 'object') cut = cutOverMaximum(f.item, i as Record<string, unknown>, where, 'item') || cut;
+    if (f.kind === 'object' || f.kind === 'collection') {
+      const inner = f.kind === 'collection' ? (Array.isArray(v) ? v : []) : v && typeof v === 'object' ? [v] : [];
+      for (const o of inner) if (o && typeof o === 'object') changed = editScalars(f.kind === 'object' ? f.fields : f.item, o as Record<string, unknown>, edit, f.kind === 'collection' || depth === 'item' ? 'item' : 'object') || changed;
+    } else if (f.kind !== 'reference' && f.kind !== 'descriptor' && f.kind !== 'extension' && !f.readOnly) {
+      const next = edit(f, v, depth);
+      if (next !== v && next !== undefined) { body[name] = next; changed = true; }
+    }
   }
-  return cut;
+  return changed;
 }
 
-/**
- * A deployment that silently truncates an over-long string instead of refusing it, on the
- * resources and at the depths given: the sibling of a maximum tested on one member only.
- */
-function truncatesOverMaximum(resource: (name: string) => boolean, where: (d: Depth) => boolean): Pick<Fault, 'request'> {
+/** A deployment whose writes of the chosen resources store what `edit` makes of each scalar member. */
+function editsScalars(resource: (name: string) => boolean, edit: ScalarEdit): Pick<Fault, 'request'> {
   const byEndpoint = new Map(model.resources.map((r) => [r.endpoint.toLowerCase(), r]));
   return {
     request: (req) => {
       const r = dataPath(req) && isWrite(req) ? byEndpoint.get(dataPath(req)!.resource.toLowerCase()) : undefined;
-      if (r && resource(r.name)) editRequestJson(req, (b) => cutOverMaximum(r.fields, b, where));
+      if (r && resource(r.name)) editRequestJson(req, (b) => editScalars(r.fields, b, edit));
     },
   };
 }
 
+/** Silently cuts an over-long string to its maximum, where `where` says (the sibling of a maximum tested on one member only). */
+const cutsOverMaximum = (where: (d: Depth) => boolean): ScalarEdit => (f, v, d) =>
+  f.kind === 'string' && f.maxLength && typeof v === 'string' && v.length > f.maxLength && where(d) ? v.slice(0, f.maxLength) : v;
+
 /** A value of a scalar member's kind within its bounds: what a deployment that defaults a missing member stores. */
-function defaultFor(f: Fields[string]): unknown {
+function defaultFor(f: Scalar): unknown {
   switch (f.kind) {
     case 'string': return 'x'.repeat(Math.max(1, f.minLength ?? 1));
     case 'int32': case 'int64': return f.minimum ?? 1;
@@ -65,34 +71,16 @@ function defaultFor(f: Fields[string]): unknown {
     case 'date': return '2024-08-26';
     case 'date-time': return '2024-08-26T12:00:00Z';
     case 'time': return '08:30:00';
-    default: return undefined;
   }
 }
 
-/** Fills every missing required scalar member of `fields` in `body` with a default, where `where` says; answers whether it filled one. */
-function fillMissing(fields: Fields, body: Record<string, unknown>, where: (d: Depth) => boolean, depth: Depth = 'top'): boolean {
-  let filled = false;
-  for (const [name, f] of Object.entries(fields)) {
-    const v = body[name];
-    if (v === undefined && (f.required || f.identity) && where(depth) && !('readOnly' in f && f.readOnly)) {
-      const value = defaultFor(f);
-      if (value !== undefined) { body[name] = value; filled = true; }
-    } else if (f.kind === 'object' && v && typeof v === 'object') filled = fillMissing(f.fields, v as Record<string, unknown>, where, depth === 'item' ? 'item' : 'object') || filled;
-    else if (f.kind === 'collection' && Array.isArray(v)) for (const i of v) if (i && typeof i === 'object') filled = fillMissing(f.item, i as Record<string, unknown>, where, 'item') || filled;
-  }
-  return filled;
-}
+/** Stores a default for a missing required member instead of refusing the body, where `where` says. */
+const defaultsMissing = (where: (d: Depth) => boolean): ScalarEdit => (f, v, d) =>
+  v === undefined && (f.required || f.identity) && where(d) ? defaultFor(f) : v;
 
-/** A deployment that stores a default for a missing required scalar member instead of refusing the body, at the depths given. */
-function defaultsMissingRequired(where: (d: Depth) => boolean, resource: (name: string) => boolean = () => true): Pick<Fault, 'request'> {
-  const byEndpoint = new Map(model.resources.map((r) => [r.endpoint.toLowerCase(), r]));
-  return {
-    request: (req) => {
-      const r = dataPath(req) && isWrite(req) ? byEndpoint.get(dataPath(req)!.resource.toLowerCase()) : undefined;
-      if (r && resource(r.name)) editRequestJson(req, (b) => fillMissing(r.fields, b, where));
-    },
-  };
-}
+/** Clamps an int32 value outside the int32 range to its nearer end instead of refusing it. */
+const clampsInt32: ScalarEdit = (f, v) =>
+  f.kind === 'int32' && typeof v === 'number' ? Math.min(2147483647, Math.max(-2147483648, v)) : v;
 
 /** weekIdentifier values shorter than upstream's 5, padded for the reference with a marker the answers lose again. */
 const PAD = '\uE002';
@@ -325,31 +313,36 @@ export const validationFaults: Fault[] = [
   {
     name: 'max-length-truncated-in-collection-items', family: 'data.validation', suites: ['validation'],
     description: 'a string longer than its maximum inside a collection item is silently cut to the maximum and stored (top-level members are still refused)',
-    ...truncatesOverMaximum(() => true, (d) => d === 'item'),
+    ...editsScalars(() => true, cutsOverMaximum((d) => d === 'item')),
   },
   {
     name: 'max-length-truncated-beyond-the-examples', family: 'data.validation', suites: ['validation'],
     description: 'maximum lengths are enforced on academicWeek and calendar only; every other resource silently cuts an over-long string to its maximum',
-    ...truncatesOverMaximum((name) => name !== 'academicWeek' && name !== 'calendar', () => true),
+    ...editsScalars((name) => name !== 'academicWeek' && name !== 'calendar', cutsOverMaximum(() => true)),
   },
   {
     name: 'max-length-truncated-on-descriptors', family: 'data.validation', suites: ['validation'],
     description: 'descriptors silently cut any over-long string (namespace, codeValue, shortDescription, description) to its maximum',
-    ...truncatesOverMaximum((name) => name.endsWith('Descriptor'), () => true),
+    ...editsScalars((name) => name.endsWith('Descriptor'), cutsOverMaximum(() => true)),
   },
   {
     name: 'required-scalars-defaulted', family: 'data.validation', suites: ['validation'],
     description: 'a write body missing a required top-level scalar member (a date, a count, a key string) is stored with a default instead of refused; missing references are still refused',
-    ...defaultsMissingRequired((d) => d === 'top'),
+    ...editsScalars(() => true, defaultsMissing((d) => d === 'top')),
   },
   {
     name: 'required-defaulted-in-collection-items', family: 'data.validation', suites: ['validation'],
     description: 'a collection item missing a required scalar member is stored with a default (top-level members are still checked)',
-    ...defaultsMissingRequired((d) => d === 'item'),
+    ...editsScalars(() => true, defaultsMissing((d) => d === 'item')),
   },
   {
     name: 'required-defaulted-in-nested-objects', family: 'data.validation', suites: ['validation'],
     description: 'a nested object missing a required scalar member is stored with a default, except assessment (the seed\'s example)',
-    ...defaultsMissingRequired((d) => d === 'object', (name) => name !== 'assessment'),
+    ...editsScalars((name) => name !== 'assessment', defaultsMissing((d) => d === 'object')),
+  },
+  {
+    name: 'int32-clamped-beyond-the-examples', family: 'data.validation', suites: ['validation'],
+    description: 'an int32 value outside the int32 range is clamped to the nearer end and stored, on every resource but academicWeek and bellSchedule (the hand-written tests\' examples)',
+    ...editsScalars((name) => name !== 'academicWeek' && name !== 'bellSchedule', clampsInt32),
   },
 ];
