@@ -210,16 +210,8 @@ export const validationFaults: Fault[] = [
   {
     name: 'date-time-accepted-as-date', family: 'data.validation', suites: ['validation'], expect: 'conformant', warns: ['data.validation.invalid-date-400'],
     description: 'a date-time sent where a date is expected is cut down to its date instead of refused (SHOULD invalid-date-400; the MUST date rule holds: a full date comes back)',
-    request: (req) => {
-      if (!dataPath(req) || !isWrite(req)) return;
-      editRequestJson(req, (b) => {
-        let changed = false;
-        eachObject(b, (o) => {
-          for (const [k, v] of Object.entries(o)) if (!k.startsWith('_') && /Date$/.test(k) && typeof v === 'string' && /^\d{4}-\d\d-\d\d[T ]/.test(v)) { o[k] = v.slice(0, 10); changed = true; }
-        });
-        return changed;
-      });
-    },
+    // Date members by the model: a date-time member named *Date (studentAssessment.administrationDate) is left alone.
+    ...editsScalars(() => true, (f, v) => (f.kind === 'date' && typeof v === 'string' && /^\d{4}-\d\d-\d\d[T ]/.test(v) ? v.slice(0, 10) : v)),
   },
   {
     name: 'json-look-alike-content-types-accepted', family: 'data.validation', suites: ['validation'],
