@@ -154,7 +154,13 @@ function withoutHopByHop(headers: IncomingHttpHeaders | ProxiedResponse['headers
   return out;
 }
 
-function forward(agent: Agent, port: number, req: ProxiedRequest): Promise<ProxiedResponse> {
+/**
+ * Sends a request to the reference. A keep-alive socket the reference closed as idle just as the
+ * request went out fails with ECONNRESET before any answer: the reference never read that
+ * request, so it is sent again once on a new socket (Node's documented pattern, `reusedSocket`).
+ * Seen under load as a 502 on a token request, which made two conforming deviations REFUSED.
+ */
+function forward(agent: Agent, port: number, req: ProxiedRequest, retry = true): Promise<ProxiedResponse> {
   return new Promise((resolve, reject) => {
     const headers = { ...req.headers };
     delete headers['content-length'];
@@ -167,7 +173,10 @@ function forward(agent: Agent, port: number, req: ProxiedRequest): Promise<Proxi
       res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: withoutHopByHop(res.headers), body: Buffer.concat(chunks) }));
       res.on('error', reject);
     });
-    out.on('error', reject);
+    out.on('error', (err: NodeJS.ErrnoException) => {
+      if (retry && out.reusedSocket && err.code === 'ECONNRESET') forward(agent, port, req, false).then(resolve, reject);
+      else reject(err);
+    });
     out.end(req.body.length ? req.body : undefined);
   });
 }
