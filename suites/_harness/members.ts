@@ -1,5 +1,6 @@
 import { expect } from '@playwright/test';
 import type { Field, Fields } from '../../spec/model/dsl.js';
+import { resourceOf } from './builders.js';
 import { expectProblem } from './problem.js';
 import type { DataClient } from './fixtures.js';
 
@@ -78,3 +79,11 @@ export async function expectEachRefused(api: DataClient, endpoint: string, field
   }
   expect(notRefused, `members ${what}, not refused with 400 at their path`).toEqual([]);
 }
+
+/** Whether `fields` has a member `wanted` picks, at any depth (nested objects and collection items included). */
+export const hasMember = (fields: Fields, wanted: (f: Field) => boolean): boolean => Object.values(fields).some((f) =>
+  wanted(f) || (f.kind === 'object' && hasMember(f.fields, wanted)) || (f.kind === 'collection' && hasMember(f.item, wanted)));
+
+/** Member names that must equal a reference's member (key unification): changed alone, they would no longer match. */
+export const unifiedNames = (resource: string): Set<string> =>
+  new Set(resourceOf(resource).references.flatMap((r) => r.fields.flatMap((f) => [f.property, f.queryName])));

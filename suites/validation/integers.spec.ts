@@ -1,9 +1,7 @@
 import { test, expect } from '../_harness/data.js';
 import { contains } from '../_harness/checks.js';
 import { rule } from '../_harness/rules.js';
-import { resourceOf } from '../_harness/builders.js';
-import { changed, expectEachRefused, type Member } from '../_harness/members.js';
-import type { Fields } from '../../spec/model/dsl.js';
+import { changed, expectEachRefused, hasMember, unifiedNames, type Member } from '../_harness/members.js';
 import { numericBounds } from '../../spec/generate/json-schema.js';
 import { model } from '../../spec/model/index.js';
 
@@ -19,14 +17,9 @@ const INT32 = { max: 2147483647, min: -2147483648 };
 const isInt32 = (m: Member) => m.field?.kind === 'int32' && typeof m.parent[m.name] === 'number';
 const set = (value: number) => (m: Member) => { m.parent[m.name] = value; };
 
-const hasInt32 = (fields: Fields): boolean => Object.values(fields).some((f) =>
-  (f.kind === 'int32' && !f.readOnly) || (f.kind === 'object' && hasInt32(f.fields)) || (f.kind === 'collection' && hasInt32(f.item)));
-
-/** Members whose partner in a reference must carry the same value (key unification). */
-const unified = (name: string) => new Set(resourceOf(name).references.flatMap((r) => r.fields.flatMap((f) => [f.property, f.queryName])));
 
 test.describe('the int32 range on every int32 member of every resource', () => {
-  for (const r of model.resources.filter((x) => hasInt32(x.fields))) {
+  for (const r of model.resources.filter((x) => hasMember(x.fields, (f) => f.kind === 'int32' && !f.readOnly))) {
     const title = r.isSchoolYearEnumeration || r.isDescriptor
       ? `refuses every int32 member of ${r.name} one outside the int32 range, at either end, with 400 at that member's path`
       : `refuses every int32 member of ${r.name} one outside the int32 range, at either end, with 400 at that member's path, and stores both ends where the data standard gives no narrower range`;
@@ -37,7 +30,7 @@ test.describe('the int32 range on every int32 member of every resource', () => {
       await expectEachRefused(api, r.endpoint, r.fields, body, isInt32, set(INT32.min - 1), `set to ${INT32.min - 1}`);
       // School years are shared by every run: never written here.
       if (r.isSchoolYearEnumeration || r.isDescriptor) return;
-      const partners = unified(r.name);
+      const partners = unifiedNames(r.name);
       const free = (m: Member) => isInt32(m) && m.field?.kind === 'int32' && !m.field.identity && !partners.has(m.name)
         && Object.keys(numericBounds(m.field)).length === 0;
       const atMax = changed(r.fields, body, free, set(INT32.max));

@@ -1,9 +1,7 @@
 import { test, expect } from '../_harness/data.js';
 import { contains } from '../_harness/checks.js';
 import { rule } from '../_harness/rules.js';
-import { resourceOf } from '../_harness/builders.js';
-import { changed, expectEachRefused, type Member } from '../_harness/members.js';
-import type { Fields } from '../../spec/model/dsl.js';
+import { changed, expectEachRefused, hasMember, unifiedNames, type Member } from '../_harness/members.js';
 import { model } from '../../spec/model/index.js';
 
 /**
@@ -19,14 +17,9 @@ const padTo = (length: (max: number) => number) => (m: Member) => {
   m.parent[m.name] = (m.parent[m.name] as string).slice(0, n).padEnd(n, 'x');
 };
 
-const limited = (fields: Fields): boolean => Object.values(fields).some((f) =>
-  (f.kind === 'string' && !!f.maxLength && !f.readOnly) || (f.kind === 'object' && limited(f.fields)) || (f.kind === 'collection' && limited(f.item)));
-
-/** Members that must equal a reference's member (key unification): padded alone they would no longer match. */
-const unified = (name: string) => new Set(resourceOf(name).references.flatMap((r) => r.fields.flatMap((f) => [f.property, f.queryName])));
 
 test.describe('maximum lengths on every string member of every resource', () => {
-  for (const r of model.resources.filter((x) => limited(x.fields))) {
+  for (const r of model.resources.filter((x) => hasMember(x.fields, (f) => f.kind === 'string' && !!f.maxLength && !f.readOnly))) {
     // School years are shared by every run: refused over the maximum, never written here.
     const title = r.isSchoolYearEnumeration
       ? `refuses every string member of ${r.name} one character over its maximum length with 400 at that member's path`
@@ -36,7 +29,7 @@ test.describe('maximum lengths on every string member of every resource', () => 
       await expectEachRefused(api, r.endpoint, r.fields, body, (m) => maxOf(m) !== undefined, padTo((max) => max + 1), 'one character over their maximum length');
       if (r.isSchoolYearEnumeration) return;
       // Key members are built at their maximum already; the others are padded to theirs.
-      const partners = unified(r.name);
+      const partners = unifiedNames(r.name);
       const atMax = changed(r.fields, body, (m) => maxOf(m) !== undefined && !m.field!.identity && !partners.has(m.name), padTo((max) => max));
       const created = await data.post(r, atMax.body);
       const read = await api.get(created.url);
