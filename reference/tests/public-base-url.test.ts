@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { test } from 'node:test';
 import { ConfigError, loadSettings } from '../config/load.js';
-import { parseHost } from '../http/origin.js';
+import { OriginPolicy, parseHost } from '../http/origin.js';
 import { startForTest } from './helpers.js';
 
 /**
@@ -93,6 +93,17 @@ test('parseHost reads a Host value by position: name (lower case), port; anythin
   for (const bad of ['', ':80', 'a:b', 'a:1:2', '[::1', '[x]:80', 'a:65536', 'a:0', 'a:123456', 'x'.repeat(301)]) assert.equal(parseHost(bad), undefined, bad);
   // Linear in the length: a long value is refused at once, never scanned by a pattern.
   assert.equal(parseHost(`${'9'.repeat(4_000_000)}x`), undefined);
+});
+
+test('a connection that changes its Host is judged afresh on each change (the per-connection answer is only reused for the same Host)', () => {
+  const policy = new OriginPolicy({});
+  const socket = { localAddress: '127.0.0.1', localPort: 8080 };
+  const ctx = (host: string) => ({ get: () => host, req: { socket }, protocol: 'http' }) as unknown as Parameters<OriginPolicy['resolve']>[0];
+  assert.equal(policy.resolve(ctx('127.0.0.1:8080'))?.origin, 'http://127.0.0.1:8080');
+  assert.equal(policy.resolve(ctx('evil.example')), undefined);
+  assert.equal(policy.resolve(ctx('evil.example')), undefined);
+  assert.deepEqual(policy.resolve(ctx('localhost:9000')), { origin: 'http://localhost:9000', atListeningPort: false });
+  assert.equal(policy.resolve(ctx('127.0.0.1:8080'))?.origin, 'http://127.0.0.1:8080');
 });
 
 test('allowedHosts: names or addresses without a port', () => {
