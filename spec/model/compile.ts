@@ -9,9 +9,19 @@ export class ModelError extends Error {}
 
 const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
+/**
+ * Where a data standard's shared descriptor shape departs from the seed's: the minimum lengths
+ * the standard puts on descriptor members (DS 4.0 gives `shortDescription` and `description`
+ * at least one character; 5.2 and 6.1 give them none). The namespace's minimum stays 1 whatever
+ * the standard says (decision 45).
+ */
+export interface CompileOptions {
+  descriptorMinLengths?: Readonly<Record<string, number>>;
+}
+
 /** The seed's shared descriptor shape. */
-export function descriptorResource(name: string): ResourceDef {
-  return {
+export function descriptorResource(name: string, minLengths: Readonly<Record<string, number>> = {}): ResourceDef {
+  const def: ResourceDef = {
     name: `${name}Descriptor`,
     description: `The ${pascal(name)} descriptor: a namespace-qualified code value.`,
     fields: {
@@ -28,20 +38,87 @@ export function descriptorResource(name: string): ResourceDef {
       priorDescriptorId: { kind: 'int32', nullable: true },
     },
   };
+  for (const [member, minLength] of Object.entries(minLengths)) {
+    const f = def.fields[member];
+    if (member === 'namespace' || f?.kind !== 'string') throw new ModelError(`descriptors: no minimum length can be set on '${member}'`);
+    def.fields[member] = { ...f, minLength };
+  }
+  return def;
 }
 
-export function compileModel(defs: ResourceDef[], abstractDefs: AbstractDef[], descriptorNames: readonly string[]): CompiledModel {
-  const descriptorDefs = descriptorNames.map(descriptorResource);
+/**
+ * Compiles resource definitions into everything a generic implementation needs. It runs as named
+ * passes, each readable and testable alone:
+ * 1. `collectDefinitions` — one table of every definition, descriptors included;
+ * 2. `identityResolver` — natural keys and the reference shapes they flatten into;
+ * 3. `compileResource` per definition — `walkMembers`, `keyEqualities`, `queryFieldsOf`,
+ *    `securableElementsOf`;
+ * 4. `compileAbstracts` — abstract targets and the members that play them;
+ * 5. `checkModel` — the model's self-checks;
+ * 6. `indexModel` — lookups by name and endpoint.
+ */
+export function compileModel(defs: ResourceDef[], abstractDefs: AbstractDef[], descriptorNames: readonly string[], options: CompileOptions = {}): CompiledModel {
+  const table = collectDefinitions(defs, abstractDefs, descriptorNames, options);
+  const keys = identityResolver(table);
+  const edOrgIdFields = educationOrganizationIdFields(table.all);
+  const resources = table.all.map((def) => compileResource(def, table, keys, edOrgIdFields));
+  const abstracts = compileAbstracts(abstractDefs, table.all, keys);
+  checkModel(resources);
+  const { byName, byEndpoint } = indexModel(resources);
+  return { resources, abstracts, byName, byEndpoint, descriptorNames: [...descriptorNames] };
+}
+
+// ---- 1. every definition in one table ---------------------------------------------------------
+
+/** What every later pass looks names up in. */
+export interface DefinitionTable {
+  /** Descriptors first (in the given order), then the resources (in theirs): the model's order. */
+  all: ResourceDef[];
+  descriptorDefs: ReadonlySet<ResourceDef>;
+  defByName: ReadonlyMap<string, ResourceDef>;
+  abstractByName: ReadonlyMap<string, AbstractDef>;
+  /** Descriptor names without the `Descriptor` suffix. */
+  descriptorSet: ReadonlySet<string>;
+}
+
+/**
+ * Why a pass: descriptors are not authored one by one but made from the shared shape, and every
+ * name must mean one definition before a reference can be resolved (a name defined twice would
+ * make a reference's target depend on order).
+ */
+export function collectDefinitions(defs: ResourceDef[], abstractDefs: AbstractDef[], descriptorNames: readonly string[], options: CompileOptions = {}): DefinitionTable {
+  const descriptorDefs = descriptorNames.map((n) => descriptorResource(n, options.descriptorMinLengths));
   const all = [...descriptorDefs, ...defs];
   const defByName = new Map<string, ResourceDef>();
   for (const d of all) {
     if (defByName.has(d.name)) throw new ModelError(`resource ${d.name} is defined twice`);
     defByName.set(d.name, d);
   }
-  const abstractByName = new Map(abstractDefs.map((a) => [a.name, a]));
-  const descriptorSet = new Set(descriptorNames);
+  return {
+    all,
+    descriptorDefs: new Set(descriptorDefs),
+    defByName,
+    abstractByName: new Map(abstractDefs.map((a) => [a.name, a])),
+    descriptorSet: new Set(descriptorNames),
+  };
+}
 
-  // Reference shapes are the target's identity flattened; memoised, cycles are model errors.
+// ---- 2. natural keys and reference shapes -----------------------------------------------------
+
+export interface IdentityResolver {
+  /** The fields a reference to `target` holds: the target's natural key, flattened. */
+  referenceShape(target: string): ReferenceFieldMapping[];
+  /** Natural key of a resource, references flattened, in field order. */
+  identityOf(def: ResourceDef): (KeyPart & { descriptor?: string })[];
+}
+
+/**
+ * Why a pass: a natural key holds references whose own keys hold references, so keys and
+ * reference shapes are one recursion over the whole table, memoised (each target is flattened
+ * once) and checked for cycles (a key that reaches itself has no finite shape).
+ */
+export function identityResolver(table: DefinitionTable): IdentityResolver {
+  const { defByName, abstractByName, descriptorSet } = table;
   const shapeCache = new Map<string, ReferenceFieldMapping[]>();
   const inProgress = new Set<string>();
   function referenceShape(target: string): ReferenceFieldMapping[] {
@@ -65,7 +142,6 @@ export function compileModel(defs: ResourceDef[], abstractDefs: AbstractDef[], d
     return shape;
   }
 
-  /** Natural key of a resource, references flattened, in field order. */
   function identityOf(def: ResourceDef): (KeyPart & { descriptor?: string })[] {
     if (def.name.endsWith('Descriptor') && descriptorSet.has(def.name.slice(0, -'Descriptor'.length))) {
       return [
@@ -92,148 +168,218 @@ export function compileModel(defs: ResourceDef[], abstractDefs: AbstractDef[], d
     return parts;
   }
 
-  const edOrgIdFields = new Set(['educationOrganizationId', ...all.filter((d) => d.educationOrganization).map((d) => d.educationOrganization!.idField)]);
-  const personKeys: Record<string, 'student' | 'staff' | 'contact'> = { studentUniqueId: 'student', staffUniqueId: 'staff', contactUniqueId: 'contact' };
+  return { referenceShape, identityOf };
+}
 
-  const resources: CompiledResource[] = all.map((def) => {
-    const isDescriptor = descriptorDefs.includes(def);
-    const identity = identityOf(def).map(({ name, path, kind }) => ({ name, path, kind }));
-    const references: CompiledReference[] = [];
-    const descriptors: { path: string; descriptor: string }[] = [];
-    const collections: CollectionIdentity[] = [];
-    const deprecated: { path: string; reason: string }[] = [];
-    const queryFields: Record<string, QueryField> = {};
-    // name → paths, for key unification, per level (root, or one collection's item)
-    const rootNames = new Map<string, string[]>();
-    const equalities: EqualityConstraint[] = [];
+// ---- 3. one resource --------------------------------------------------------------------------
 
-    const walk = (fields: Fields, base: string, level: Map<string, string[]> | null, where: string) => {
-      for (const [name, f] of Object.entries(fields)) {
-        const path = `${base}.${name}`;
-        if (f.deprecated) deprecated.push({ path, reason: f.deprecated });
-        switch (f.kind) {
-          case 'descriptor':
-            if (!descriptorSet.has(f.descriptor)) throw new ModelError(`${where}.${name}: unknown descriptor '${f.descriptor}'`);
-            descriptors.push({ path, descriptor: f.descriptor });
-            if (level) push(level, name, path);
-            break;
-          case 'reference': {
-            const shape = referenceShape(f.target).map((m) => ({ ...m, queryName: queryNameOf(name, f, m.property) }));
-            for (const qn of Object.keys(f.queryNames ?? {})) {
-              if (!shape.some((m) => m.property === qn)) throw new ModelError(`${where}.${name}: renames '${qn}', which '${f.target}' references do not have`);
-            }
-            references.push({ path, target: f.target, required: !!f.required, identity: !!f.identity, fields: shape });
-            if (level) for (const m of shape) push(level, m.queryName, `${path}.${m.property}`);
-            break;
+/** The names an education organization's id plays: `educationOrganizationId` and each member's own id field. */
+export function educationOrganizationIdFields(all: readonly ResourceDef[]): ReadonlySet<string> {
+  return new Set(['educationOrganizationId', ...all.filter((d) => d.educationOrganization).map((d) => d.educationOrganization!.idField)]);
+}
+
+/** Person keys and the person they identify (DS 4.0's `parent` is the `contact` of later standards). */
+const PERSON_KEYS: Readonly<Record<string, 'student' | 'staff' | 'contact'>> = {
+  studentUniqueId: 'student', staffUniqueId: 'staff', contactUniqueId: 'contact', parentUniqueId: 'contact',
+};
+
+/** Why a function: the per-resource passes below share only what this one hands them. */
+export function compileResource(def: ResourceDef, table: DefinitionTable, keys: IdentityResolver, edOrgIdFields: ReadonlySet<string>): CompiledResource {
+  const isDescriptor = table.descriptorDefs.has(def);
+  const identity = keys.identityOf(def).map(({ name, path, kind }) => ({ name, path, kind }));
+  const members = walkMembers(def, table, keys);
+  const equalities = keyEqualities(def.fields, identity, members.references, members.rootNames);
+  const queryFields = queryFieldsOf(def.fields, members.references);
+  const securable = securableElementsOf(def, isDescriptor, queryFields, edOrgIdFields);
+  return {
+    name: def.name,
+    resourceName: pascal(def.name),
+    endpoint: def.plural ?? `${def.name}s`,
+    isDescriptor,
+    isSchoolYearEnumeration: !!def.schoolYearEnumeration,
+    updatable: !!def.updatable,
+    fields: def.fields,
+    identity,
+    references: members.references,
+    descriptors: members.descriptors,
+    equalities,
+    collections: members.collections,
+    queryFields,
+    securable,
+    deprecated: members.deprecated,
+    ...(def.educationOrganization ? {
+      educationOrganization: {
+        idField: def.educationOrganization.idField,
+        parents: (def.educationOrganization.parents ?? []).map((p) => `$.${p}`),
+        categories: categoriesMember(def.fields),
+      },
+    } : {}),
+    ...(def.person ? { person: def.person } : {}),
+    ...(def.relationship ? { relationship: def.relationship } : {}),
+    ...(def.description ? { description: def.description } : {}),
+  };
+}
+
+export interface Members {
+  references: CompiledReference[];
+  descriptors: { path: string; descriptor: string }[];
+  collections: CollectionIdentity[];
+  deprecated: { path: string; reason: string }[];
+  /** Root-level name → the paths carrying it (scalars, descriptors, reference fields by query name). */
+  rootNames: Map<string, string[]>;
+}
+
+/**
+ * Why a pass: references, descriptor paths, collection keys and deprecations are all found by
+ * one walk over the members at any depth, and it is where unknown descriptors and references
+ * renaming fields their target lacks are refused.
+ */
+export function walkMembers(def: ResourceDef, table: DefinitionTable, keys: IdentityResolver): Members {
+  const out: Members = { references: [], descriptors: [], collections: [], deprecated: [], rootNames: new Map() };
+  const walk = (fields: Fields, base: string, level: Map<string, string[]> | null, where: string) => {
+    for (const [name, f] of Object.entries(fields)) {
+      const path = `${base}.${name}`;
+      if (f.deprecated) out.deprecated.push({ path, reason: f.deprecated });
+      switch (f.kind) {
+        case 'descriptor':
+          if (!table.descriptorSet.has(f.descriptor)) throw new ModelError(`${where}.${name}: unknown descriptor '${f.descriptor}'`);
+          out.descriptors.push({ path, descriptor: f.descriptor });
+          if (level) push(level, name, path);
+          break;
+        case 'reference': {
+          const shape = keys.referenceShape(f.target).map((m) => ({ ...m, queryName: queryNameOf(name, f, m.property) }));
+          for (const qn of Object.keys(f.queryNames ?? {})) {
+            if (!shape.some((m) => m.property === qn)) throw new ModelError(`${where}.${name}: renames '${qn}', which '${f.target}' references do not have`);
           }
-          case 'collection':
-            walk(f.item, `${path}[*]`, null, `${where}.${name}[]`);
-            collections.push({ path, itemKeys: itemKeys(f.item) });
-            break;
-          case 'object':
-            // Members of an embedded object play their own roles: no unification with the root.
-            walk(f.fields, path, null, `${where}.${name}`);
-            break;
-          case 'extension':
-            break;
-          default:
-            if (level) push(level, name, path);
+          out.references.push({ path, target: f.target, required: !!f.required, identity: !!f.identity, fields: shape });
+          if (level) for (const m of shape) push(level, m.queryName, `${path}.${m.property}`);
+          break;
         }
+        case 'collection':
+          walk(f.item, `${path}[*]`, null, `${where}.${name}[]`);
+          out.collections.push({ path, itemKeys: itemKeys(f.item) });
+          break;
+        case 'object':
+          // Members of an embedded object play their own roles: no unification with the root.
+          walk(f.fields, path, null, `${where}.${name}`);
+          break;
+        case 'extension':
+          break;
+        default:
+          if (level) push(level, name, path);
       }
-    };
-    const referenceLeafs = new Set<string>();
-    const isReferenceLeaf = (p: string) => referenceLeafs.has(p);
-    walk(def.fields, '$', rootNames, def.name);
-    for (const r of references) for (const m of r.fields) referenceLeafs.add(`${r.path}.${m.property}`);
-    // Collection items unify with the parent's identity (the child table shares its key).
-    const collect = (fields: Fields, base: string) => {
-      for (const [name, f] of Object.entries(fields)) {
-        if (f.kind === 'collection') {
-          const item = new Map<string, string[]>();
-          gatherNames(f.item, `${base}.${name}[*]`, item);
-          for (const [n, paths] of item) {
-            const parent = identity.find((p) => p.name === n);
-            const refPaths = paths.filter(isReferenceLeaf);
-            if (parent && refPaths.length) equalities.push({ name: n, paths: [parent.path, ...refPaths] });
-          }
-          collect(f.item, `${base}.${name}[*]`);
-        } else if (f.kind === 'object') collect(f.fields, `${base}.${name}`);
-      }
-    };
-    const gatherNames = (fields: Fields, base: string, into: Map<string, string[]>) => {
-      for (const [name, f] of Object.entries(fields)) {
-        if (f.kind === 'reference') {
-          for (const m of references.find((r) => r.path === `${base}.${name}`)!.fields) push(into, m.queryName, `${base}.${name}.${m.property}`);
-        } else if (f.kind === 'object') gatherNames(f.fields, `${base}.${name}`, into);
-        else if (f.kind !== 'collection' && f.kind !== 'extension') push(into, name, `${base}.${name}`);
-      }
-    };
-    for (const [n, paths] of rootNames) {
-      if (paths.length > 1 && paths.some(isReferenceLeaf)) equalities.unshift({ name: n, paths });
     }
-    collect(def.fields, '$');
+  };
+  walk(def.fields, '$', out.rootNames, def.name);
+  return out;
+}
 
-    // Query fields: root scalars and descriptors by name, root reference fields by query name, and id.
-    for (const [name, f] of Object.entries(def.fields)) {
+/**
+ * Why a pass: key unification (one value for `schoolId` wherever a document carries it) is
+ * upstream's equality constraints, and it has two sources: root names carried more than once
+ * with a reference among them, and collection items whose references carry a name of the
+ * parent's key (the child table shares the parent's key).
+ */
+export function keyEqualities(fields: Fields, identity: readonly KeyPart[], references: readonly CompiledReference[], rootNames: ReadonlyMap<string, string[]>): EqualityConstraint[] {
+  const equalities: EqualityConstraint[] = [];
+  const referenceLeafs = new Set<string>();
+  for (const r of references) for (const m of r.fields) referenceLeafs.add(`${r.path}.${m.property}`);
+  const isReferenceLeaf = (p: string) => referenceLeafs.has(p);
+  const gatherNames = (item: Fields, base: string, into: Map<string, string[]>) => {
+    for (const [name, f] of Object.entries(item)) {
       if (f.kind === 'reference') {
-        for (const m of references.find((r) => r.path === `$.${name}`)!.fields) {
-          queryFields[m.queryName] ??= { path: `$.${name}.${m.property}`, kind: m.kind };
+        for (const m of references.find((r) => r.path === `${base}.${name}`)!.fields) push(into, m.queryName, `${base}.${name}.${m.property}`);
+      } else if (f.kind === 'object') gatherNames(f.fields, `${base}.${name}`, into);
+      else if (f.kind !== 'collection' && f.kind !== 'extension') push(into, name, `${base}.${name}`);
+    }
+  };
+  // Collection items unify with the parent's identity (the child table shares its key).
+  const collect = (level: Fields, base: string) => {
+    for (const [name, f] of Object.entries(level)) {
+      if (f.kind === 'collection') {
+        const item = new Map<string, string[]>();
+        gatherNames(f.item, `${base}.${name}[*]`, item);
+        for (const [n, paths] of item) {
+          const parent = identity.find((p) => p.name === n);
+          const refPaths = paths.filter(isReferenceLeaf);
+          if (parent && refPaths.length) equalities.push({ name: n, paths: [parent.path, ...refPaths] });
         }
-      } else if (f.kind === 'descriptor') queryFields[name] = { path: `$.${name}`, kind: 'descriptor' };
-      else if (f.kind !== 'collection' && f.kind !== 'object' && f.kind !== 'extension') queryFields[name] = { path: `$.${name}`, kind: f.kind };
+        collect(f.item, `${base}.${name}[*]`);
+      } else if (f.kind === 'object') collect(f.fields, `${base}.${name}`);
     }
-    queryFields.id = { path: '$.id', kind: 'id' };
+  };
+  // Root unifications come first, each put before the ones found earlier (the order upstream lists them in).
+  for (const [n, paths] of rootNames) {
+    if (paths.length > 1 && paths.some(isReferenceLeaf)) equalities.unshift({ name: n, paths });
+  }
+  collect(fields, '$');
+  return equalities;
+}
 
-    const securable: SecurableElements = { educationOrganization: [], person: {} };
-    if (def.fields.namespace && !isDescriptor) securable.namespace = '$.namespace';
-    for (const [qn, q] of Object.entries(queryFields)) {
-      const bare = q.path.split('.').pop()!;
-      if (edOrgIdFields.has(bare) && (q.path.split('.').length === 2 || bare === qn)) securable.educationOrganization.push(q.path);
-      const person = personKeys[bare];
-      if (person) (securable.person[person] ??= []).push(q.path);
-    }
+/**
+ * Why a pass: which query parameters a GET takes, and what each parses to, is its own contract
+ * (root scalars and descriptors by name, root reference fields by query name, and `id`); the
+ * change feeds' key values are named by it too.
+ */
+export function queryFieldsOf(fields: Fields, references: readonly CompiledReference[]): Record<string, QueryField> {
+  const queryFields: Record<string, QueryField> = {};
+  for (const [name, f] of Object.entries(fields)) {
+    if (f.kind === 'reference') {
+      for (const m of references.find((r) => r.path === `$.${name}`)!.fields) {
+        queryFields[m.queryName] ??= { path: `$.${name}.${m.property}`, kind: m.kind };
+      }
+    } else if (f.kind === 'descriptor') queryFields[name] = { path: `$.${name}`, kind: 'descriptor' };
+    else if (f.kind !== 'collection' && f.kind !== 'object' && f.kind !== 'extension') queryFields[name] = { path: `$.${name}`, kind: f.kind };
+  }
+  queryFields.id = { path: '$.id', kind: 'id' };
+  return queryFields;
+}
 
-    return {
-      name: def.name,
-      resourceName: pascal(def.name),
-      endpoint: def.plural ?? `${def.name}s`,
-      isDescriptor,
-      isSchoolYearEnumeration: !!def.schoolYearEnumeration,
-      updatable: !!def.updatable,
-      fields: def.fields,
-      identity,
-      references,
-      descriptors,
-      equalities,
-      collections,
-      queryFields,
-      securable,
-      deprecated,
-      ...(def.educationOrganization ? {
-        educationOrganization: {
-          idField: def.educationOrganization.idField,
-          parents: (def.educationOrganization.parents ?? []).map((p) => `$.${p}`),
-          categories: categoriesMember(def.fields),
-        },
-      } : {}),
-      ...(def.person ? { person: def.person } : {}),
-      ...(def.relationship ? { relationship: def.relationship } : {}),
-      ...(def.description ? { description: def.description } : {}),
-    };
-  });
+/**
+ * Why a pass: authorization reads only these values (namespace, education organization ids,
+ * person keys), found among the query fields: a root id, or a reference field under its own name.
+ */
+export function securableElementsOf(def: ResourceDef, isDescriptor: boolean, queryFields: Readonly<Record<string, QueryField>>, edOrgIdFields: ReadonlySet<string>): SecurableElements {
+  const securable: SecurableElements = { educationOrganization: [], person: {} };
+  if (def.fields.namespace && !isDescriptor) securable.namespace = '$.namespace';
+  for (const [qn, q] of Object.entries(queryFields)) {
+    const bare = q.path.split('.').pop()!;
+    if (edOrgIdFields.has(bare) && (q.path.split('.').length === 2 || bare === qn)) securable.educationOrganization.push(q.path);
+    const person = PERSON_KEYS[bare];
+    if (person) (securable.person[person] ??= []).push(q.path);
+  }
+  return securable;
+}
 
-  const abstracts: CompiledAbstract[] = abstractDefs.map((a) => ({
+// ---- 4. abstract targets ----------------------------------------------------------------------
+
+/**
+ * Why a pass: an abstract target has no endpoint but is referenced, so its key and the members
+ * that play it (each organization by its own id; program associations by a shared key) must be
+ * known to resolve a reference against any member.
+ */
+export function compileAbstracts(abstractDefs: readonly AbstractDef[], all: readonly ResourceDef[], keys: IdentityResolver): CompiledAbstract[] {
+  return abstractDefs.map((a) => ({
     name: a.name,
     resourceName: pascal(a.name),
     identity: a.fields
-      ? identityOf({ name: a.name, fields: a.fields }).map(({ name, path, kind }) => ({ name, path, kind }))
+      ? keys.identityOf({ name: a.name, fields: a.fields }).map(({ name, path, kind }) => ({ name, path, kind }))
       : a.identity.map((n) => ({ name: n, path: `$.${n}`, kind: a.identityKinds[n] })),
     // A named identity is played by each member's own id field; a flattened one is shared.
     members: all
       .filter((d) => d.base === a.name)
       .map((d) => ({ resource: d.name, fieldFor: a.fields ? {} : { [a.identity[0]]: d.educationOrganization?.idField ?? a.identity[0] } })),
   }));
+}
 
+// ---- 5. self-checks ---------------------------------------------------------------------------
+
+/**
+ * Why a pass: the annotations name members by hand (hierarchy parents, relationship paths); a
+ * name that is no reference of its resource, or a resource without a key, is refused here
+ * rather than met by a request.
+ */
+export function checkModel(resources: readonly CompiledResource[]): void {
   for (const r of resources) {
     if (!r.identity.length) throw new ModelError(`${r.name} has no identity`);
     for (const p of r.educationOrganization?.parents ?? []) {
@@ -243,6 +389,12 @@ export function compileModel(defs: ResourceDef[], abstractDefs: AbstractDef[], d
       throw new ModelError(`${r.name}: relationship via '${r.relationship.via}' is not a reference`);
     }
   }
+}
+
+// ---- 6. lookups -------------------------------------------------------------------------------
+
+/** Why a pass: paths are matched case-insensitively, so two endpoints equal but for case are a model error. */
+export function indexModel(resources: readonly CompiledResource[]): Pick<CompiledModel, 'byName' | 'byEndpoint'> {
   const byName = new Map(resources.map((r) => [r.name, r]));
   const byEndpoint = new Map<string, CompiledResource>();
   for (const r of resources) {
@@ -250,8 +402,10 @@ export function compileModel(defs: ResourceDef[], abstractDefs: AbstractDef[], d
     if (byEndpoint.has(key)) throw new ModelError(`endpoint ${r.endpoint} is used twice`);
     byEndpoint.set(key, r);
   }
-  return { resources, abstracts, byName, byEndpoint, descriptorNames: [...descriptorNames] };
+  return { byName, byEndpoint };
 }
+
+// ---- helpers ----------------------------------------------------------------------------------
 
 /**
  * The name a reference field plays in the document (query parameter, key unification): the
@@ -283,4 +437,3 @@ function push(map: Map<string, string[]>, name: string, path: string) {
 function itemKeys(item: Fields): string[] {
   return Object.entries(item).filter(([, f]: [string, Field]) => f.identity).map(([n]) => n);
 }
-

@@ -1,4 +1,4 @@
-import { K, N, R, coll, desc, descItem, ext, refItem, str, type Field, type ResourceDef } from './dsl.js';
+import { K, N, R, coll, desc, descItem, ext, refItem, str, type Field, type Fields, type ResourceDef } from './dsl.js';
 
 /**
  * What the seed (000_7f8fb752a8086bf3.txt) states differently from the
@@ -111,14 +111,18 @@ export const overlay: readonly OverlayEntry[] = [
   },
 ];
 
-/** Lays the overlay over the imported definitions (descriptor-shape rows are compile.ts's). */
+/**
+ * Lays the overlay over the imported definitions (descriptor-shape rows are compile.ts's). A row
+ * the standard already has is laid over it all the same (a member keeps the row's attributes,
+ * such as its deprecation), except a whole resource: the standard's own stands, since the seed
+ * shows only that it exists (LearningObjective in DS 4.0).
+ */
 export function applyOverlay(defs: ResourceDef[], entries: readonly OverlayEntry[] = overlay): ResourceDef[] {
   const byName = new Map(defs.map((d) => [d.name, d]));
   const out = [...defs];
   for (const e of entries) {
     if (e.addResource) {
-      if (byName.has(e.resource)) throw new Error(`overlay: ${e.resource} exists upstream`);
-      out.push(e.addResource);
+      if (!byName.has(e.resource)) out.push(e.addResource);
       continue;
     }
     if (e.resource === 'descriptors') continue;
@@ -126,12 +130,56 @@ export function applyOverlay(defs: ResourceDef[], entries: readonly OverlayEntry
     if (!def) throw new Error(`overlay: no upstream resource ${e.resource}`);
     const current = def.fields[e.member!];
     if (e.add) {
-      if (current) throw new Error(`overlay: ${e.resource}.${e.member} exists upstream`);
-      def.fields[e.member!] = e.add;
+      def.fields[e.member!] = current ? { ...current, ...e.add } as Field : e.add;
     } else if (e.set) {
       if (!current) throw new Error(`overlay: no upstream member ${e.resource}.${e.member}`);
       def.fields[e.member!] = { ...current, ...e.set } as Field;
     }
   }
   return out;
+}
+
+/** Whether a standard already has an overlay row: `held` (as the seed states it), `differs`, `absent`. */
+export type OverlayHold = 'held' | 'differs' | 'absent';
+
+/**
+ * The attributes a row is compared on (the shape: what a body may hold). A minimum length counts
+ * only where the row states one: the seed's lengths are maxima ("Lengths are maximum string
+ * lengths"), so a row without a minimum is silent about it, not a statement that there is none.
+ */
+const SHAPE = ['kind', 'maxLength', 'minimum', 'maximum', 'totalDigits', 'fractionDigits', 'required', 'nullable', 'identity', 'descriptor', 'target'] as const;
+
+/** `upstream` has the shape `row` states. */
+function sameShape(upstream: Field, row: Field): boolean {
+  const attr = (f: Field, k: string) => (f as unknown as Record<string, unknown>)[k] ?? false;
+  if (SHAPE.some((k) => attr(upstream, k) !== attr(row, k))) return false;
+  if ('minLength' in row && attr(upstream, 'minLength') !== attr(row, 'minLength')) return false;
+  if (upstream.kind === 'collection' && row.kind === 'collection') return sameFields(upstream.item, row.item);
+  if (upstream.kind === 'object' && row.kind === 'object') return sameFields(upstream.fields, row.fields);
+  return true;
+}
+
+function sameFields(upstream: Fields, row: Fields): boolean {
+  const names = Object.keys(row);
+  return names.length === Object.keys(upstream).length && names.every((n) => upstream[n] && sameShape(upstream[n], row[n]));
+}
+
+/**
+ * How a standard's imported definitions (before the overlay) stand to each row; `descriptorShape`
+ * is the standard's shared descriptor members. A whole resource is held when the standard has it
+ * with every member the row writes, in the same shape (it may have more: the seed shows only that
+ * the resource exists).
+ */
+export function overlayHold(defs: readonly ResourceDef[], descriptorShape: Fields, e: OverlayEntry): OverlayHold {
+  if (e.addResource) {
+    const def = defs.find((d) => d.name === e.resource);
+    if (!def) return 'absent';
+    return Object.entries(e.addResource.fields).every(([n, f]) => def.fields[n] && sameShape(def.fields[n], f)) ? 'held' : 'differs';
+  }
+  const fields = e.resource === 'descriptors' ? descriptorShape : defs.find((d) => d.name === e.resource)?.fields;
+  const current = fields?.[e.member!];
+  if (!current) return 'absent';
+  if (e.add) return sameShape(current, e.add) ? 'held' : 'differs';
+  if (e.set) return sameShape(current, { ...current, ...e.set } as Field) ? 'held' : 'differs';
+  return 'held';
 }

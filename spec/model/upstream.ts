@@ -2,11 +2,19 @@ import { readFileSync } from 'node:fs';
 import type { AbstractDef, Field, Fields, ResourceDef, ScalarKind } from './dsl.js';
 
 /**
- * The pinned upstream extract (spec/upstream/ds-5.2.json: Ed-Fi Data Standard 5.2 as API JSON)
- * written in the model's vocabulary. Everything the seeds do not state follows it; what they
- * state differently is applied afterwards by overlay.ts, and facts the extract does not carry
- * (hierarchy, persons, updatable keys, merged key names) come from annotations.ts.
+ * The pinned upstream extracts (spec/upstream/ds-<version>.json: Ed-Fi Data Standards 4.0, 5.2
+ * and 6.1 as API JSON) written in the model's vocabulary. Everything the seeds do not state
+ * follows the standard compiled; what they state differently is applied afterwards by overlay.ts,
+ * and facts the extracts do not carry (hierarchy, persons, updatable keys, merged key names) come
+ * from annotations.ts. standards.ts puts the three together.
  */
+
+/** The data standards upstream builds a deployment for, each pinned in spec/upstream/. */
+export const dataStandards = ['4.0', '5.2', '6.1'] as const;
+export type DataStandard = (typeof dataStandards)[number];
+
+/** The standard the module-level model (index.ts) compiles: what the reference serves today. */
+export const defaultStandard: DataStandard = '5.2';
 export interface UpstreamProperty {
   type: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'date-time' | 'time' | 'descriptor' | 'reference' | 'collection' | 'object';
   format?: 'int32' | 'int64';
@@ -41,9 +49,21 @@ export interface UpstreamExtract {
   resources: Record<string, UpstreamResource>;
 }
 
-export const upstream: UpstreamExtract = JSON.parse(
-  readFileSync(new URL('../upstream/ds-5.2.json', import.meta.url), 'utf8'),
-) as UpstreamExtract;
+const extracts = new Map<DataStandard, UpstreamExtract>();
+
+/** The pinned extract of a standard, read once (never changed by the model: imports copy it). */
+export function readExtract(standard: DataStandard): UpstreamExtract {
+  let extract = extracts.get(standard);
+  if (!extract) {
+    if (!dataStandards.includes(standard)) throw new Error(`unknown data standard '${String(standard)}' (known: ${dataStandards.join(', ')})`);
+    extract = JSON.parse(readFileSync(new URL(`../upstream/ds-${standard}.json`, import.meta.url), 'utf8')) as UpstreamExtract;
+    extracts.set(standard, extract);
+  }
+  return extract;
+}
+
+/** The default standard's extract (the one the module-level model follows). */
+export const upstream: UpstreamExtract = readExtract(defaultStandard);
 
 /** `GradeLevel` → `gradeLevel`, `CourseGPAApplicability` → `courseGPAApplicability`. */
 export const camel = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1);
@@ -101,6 +121,15 @@ export interface ImportedModel {
   descriptorNames: string[];
 }
 
+/** The integer width of the id every member of an abstract resource plays its identity with. */
+function memberIdKind(extract: UpstreamExtract, abstract: string): 'int32' | 'int64' {
+  const kinds = new Set(Object.values(extract.resources)
+    .filter((r) => r.base === abstract)
+    .flatMap((r) => Object.values(r.properties).filter((p) => p.identity && p.type === 'integer').map((p) => p.format ?? 'int32')));
+  if (kinds.size !== 1) throw new Error(`upstream: the members of ${abstract} play its id with ${kinds.size ? [...kinds].join(' and ') : 'no integer'}`);
+  return [...kinds][0];
+}
+
 export function importUpstream(extract: UpstreamExtract = upstream): ImportedModel {
   const defs: ResourceDef[] = [];
   const abstracts: AbstractDef[] = [];
@@ -108,10 +137,11 @@ export function importUpstream(extract: UpstreamExtract = upstream): ImportedMod
     const fields = importFields(r.properties);
     if (isAbstract(extract, name)) {
       const own = Object.entries(r.properties).filter(([, p]) => p.identity);
-      // EducationOrganization names its identity only through its members (schoolId plays educationOrganizationId).
+      // EducationOrganization names its identity only through its members (schoolId plays
+      // educationOrganizationId), so its id has their ids' width (int32 in DS 4.0, int64 later).
       abstracts.push(own.length
         ? { name: camel(name), identity: [], identityKinds: {}, fields }
-        : { name: camel(name), identity: [`${camel(name)}Id`], identityKinds: { [`${camel(name)}Id`]: 'int64' } });
+        : { name: camel(name), identity: [`${camel(name)}Id`], identityKinds: { [`${camel(name)}Id`]: memberIdKind(extract, name) } });
       continue;
     }
     defs.push({
