@@ -63,6 +63,21 @@ function wrongValue(k: ReferenceKey): unknown {
   }
 }
 
+/** A path with every path key unification ties to it (the model lists the ties pairwise, so they are followed through). */
+function unifiedWith(r: CompiledResource, path: string): Set<string> {
+  const out = new Set([path]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const e of r.equalities) {
+      if (e.paths.some((p) => out.has(p)) && e.paths.some((p) => !out.has(p))) {
+        for (const p of e.paths) out.add(p);
+        grew = true;
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * Sends the body with each checked reference key given a wrong value (with the members it is
  * unified with, key unification): all at once first, then each key the batch did not name alone.
@@ -73,7 +88,7 @@ async function expectWrongTypesRefused(api: DataClient, r: CompiledResource, bod
   for (const k of keys) {
     const value = wrongValue(k);
     if (value === undefined) continue;
-    const paths = new Set(r.equalities.find((e) => e.paths.includes(modelPath(k.path)))?.paths ?? [modelPath(k.path)]);
+    const paths = unifiedWith(r, modelPath(k.path));
     const id = [...paths].sort().join(' ');
     const unit = units.get(id) ?? { paths, value, keys: [] };
     unit.keys.push(k.path);
