@@ -1,5 +1,7 @@
 import { expect } from '@playwright/test';
 import type { Field, Fields } from '../../spec/model/dsl.js';
+import type { CompiledReference, CompiledResource, ReferenceFieldMapping } from '../../spec/model/compiled.js';
+import { definitions, model } from '../../spec/model/index.js';
 import { resourceOf } from './builders.js';
 import { expectProblem } from './problem.js';
 import type { DataClient } from './fixtures.js';
@@ -87,3 +89,39 @@ export const hasMember = (fields: Fields, wanted: (f: Field) => boolean): boolea
 /** Member names that must equal a reference's member (key unification): changed alone, they would no longer match. */
 export const unifiedNames = (resource: string): Set<string> =>
   new Set(resourceOf(resource).references.flatMap((r) => r.fields.flatMap((f) => [f.property, f.queryName])));
+
+/** A member's path as the model writes it: `$.sections[0].sectionReference` → `$.sections[*].sectionReference`. */
+export const modelPath = (path: string): string => path.replace(/\[\d+\]/g, '[*]');
+
+/** A key member of a reference present in a body, with the reference and the key field it is. */
+export interface ReferenceKey extends Member {
+  reference: CompiledReference;
+  key: ReferenceFieldMapping;
+  /** A string key's maximum length (the referenced record's own key member's), where the model gives one. */
+  maxLength?: number;
+}
+
+/** The key members of every reference present in `body` (of a collection, its first item's). */
+export function referenceKeysOf(resource: CompiledResource, body: Body): ReferenceKey[] {
+  return membersOf(resource.fields, body).flatMap((m): ReferenceKey[] => {
+    if (m.field) return [];
+    const reference = resource.references.find((r) => r.path === modelPath(m.path.slice(0, m.path.lastIndexOf('.'))));
+    const key = reference?.fields.find((f) => f.property === m.name);
+    if (!reference || !key) return [];
+    return [{ ...m, reference, key, ...(key.kind === 'string' ? { maxLength: keyMaxLength(reference.target, key.targetPath) } : {}) }];
+  });
+}
+
+/** The maximum length of a string key member of `target` at `path`, followed through the references it is taken from. */
+export function keyMaxLength(target: string, path: string): number | undefined {
+  const resource = model.byName.get(target);
+  const fields = resource?.fields ?? definitions.abstracts.find((a) => a.name === target)?.fields;
+  const [, first, ...rest] = path.split('.');
+  const f = fields?.[first];
+  if (f?.kind === 'string') return f.maxLength;
+  if (f?.kind === 'reference' && resource && rest.length) {
+    const m = resource.references.find((x) => x.path === `$.${first}`)?.fields.find((x) => x.property === rest[0]);
+    return m ? keyMaxLength(f.target, m.targetPath) : undefined;
+  }
+  return undefined;
+}

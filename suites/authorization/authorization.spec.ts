@@ -1,10 +1,12 @@
+import type { APIResponse } from '@playwright/test';
 import { test, expect, target } from '../_harness/data.js';
 import { capability } from '../_harness/capabilities.js';
-import { expectProblemFamily, messagesOf } from '../_harness/checks.js';
-import { resourceOf, type Builder } from '../_harness/builders.js';
+import { messagesOf } from '../_harness/checks.js';
+import { keysOf, resourceOf, type Builder } from '../_harness/builders.js';
 import type { DataClient } from '../_harness/fixtures.js';
-import { expectProblem } from '../_harness/problem.js';
+import { expectProblem, expectProblemUnder } from '../_harness/problem.js';
 import { check, rule } from '../_harness/rules.js';
+import { model } from '../../spec/model/index.js';
 
 /**
  * Authorization after authentication (seed: Authentication; decisions #21, #22): permission sets,
@@ -13,6 +15,10 @@ import { check, rule } from '../_harness/rules.js';
  * has a fixed id, so those tests run one after the other.
  */
 test.describe.configure({ mode: 'default' });
+
+/** The person records of the model (seed: student, parent, staff). */
+const PERSONS = model.resources.filter((r) => r.person);
+if (PERSONS.length !== 3) throw new Error(`authorization.spec: expected the three person records (student, contact, staff), the model has ${PERSONS.map((r) => r.name).join(', ')}`);
 
 /** The school-limited client's own school, created (or found) by the primary client. */
 async function ownSchool(api: DataClient, data: Builder): Promise<number> {
@@ -32,11 +38,17 @@ async function createAs(client: DataClient, api: DataClient, endpoint: string, b
 }
 
 test.describe('person records and relationships', () => {
-  test('answers 403 to a relationship-based caller reading a student it just created, until an association exists', rule('data.authorization.new-person-not-accessible-403', 'data.errors.authorization-denied-type'), async ({ api, as, data }) => {
-    const client = as('schoolLimited');
-    const url = await createAs(client, api, 'students', await data.body('student'));
-    await expectProblem(await client.get(url), 'security:authorization');
-  });
+  // Every kind of person the seed names (student, parent, staff: the model's person records,
+  // DS 5's contact being the seed's parent), created by the caller itself and read back at once.
+  for (const person of PERSONS) {
+    test(`answers 403 to a relationship-based caller reading the ${person.name} record it just created, until an association exists`, rule('data.authorization.new-person-not-accessible-403', 'data.errors.authorization-denied-type'), async ({ api, as, data }) => {
+      const client = as('schoolLimited');
+      const url = await createAs(client, api, person.endpoint, await data.body(person.name));
+      const res = await client.get(url);
+      expect(res.status(), `GET ${person.endpoint}/{id} of the record the caller created: ${await res.text()}`).toBe(403);
+      await check('data.errors.authorization-denied-type', 'the 403 is security:authorization (or a type under it), titled Authorization Denied', () => expectProblemUnder(res, 'security:authorization'));
+    });
+  }
 
   test('hints at the association to create in the 403 for a missing person relationship', rule('data.authorization.relationship-hint'), async ({ api, as, data }) => {
     const client = as('schoolLimited');
@@ -116,12 +128,55 @@ test.describe('person records and relationships', () => {
   });
 });
 
+/**
+ * Records tied to an education organization, one per way the tie is made (decision 43: the rule
+ * names schools and organizations): through a school reference (classPeriod) and through an
+ * education organization reference (course). Each is refused outside the caller's claims on every
+ * method, and allowed on every method for the caller's own school (so the refusals are the claims').
+ */
+const CLAIM_SHAPES = [
+  { resource: 'classPeriod', via: 'schoolReference', own: (schoolId: number) => ({ schoolReference: { schoolId } }) },
+  { resource: 'course', via: 'educationOrganizationReference', own: (schoolId: number) => ({ educationOrganizationReference: { educationOrganizationId: schoolId } }) },
+].map((s) => ({ ...s, endpoint: resourceOf(s.resource).endpoint }));
+for (const s of CLAIM_SHAPES) {
+  if (!resourceOf(s.resource).securable.educationOrganization.includes(`$.${s.via}.${Object.keys(Object.values(s.own(0))[0])[0]}`)) throw new Error(`authorization.spec: ${s.resource} is not secured through ${s.via}`);
+}
+
+/** A 403 for data outside the caller's claims: status for the claims rule, type and title for the errors rule. */
+async function expectOutsideClaims(res: APIResponse, what: string): Promise<void> {
+  expect(res.status(), `${what}: ${(await res.text()).slice(0, 300)}`).toBe(403);
+  await check('data.errors.authorization-denied-type', `${what}: security:authorization (or a type under it), titled Authorization Denied`, () => expectProblemUnder(res, 'security:authorization'));
+}
+
 test.describe('education organization claims', () => {
-  test('answers 403 to reading a class period of a school outside the caller\'s claims', rule('data.authorization.edorg-claims-limit-access-403'), async ({ as, data }) => {
-    const client = as('schoolLimited');
-    const period = await data.create('classPeriod');
-    await expectProblem(await client.get(period.url), 'security:authorization');
-  });
+  for (const shape of CLAIM_SHAPES) {
+    test(`answers 403 to reading, updating and deleting a ${shape.resource} of a school outside the caller's claims (tied through ${shape.via}), and the record stays`, rule('data.authorization.edorg-claims-limit-access-403', 'data.errors.authorization-denied-type'), async ({ api, as, data }) => {
+      const client = as('schoolLimited');
+      const created = await data.create(shape.resource);
+      await expectOutsideClaims(await client.get(created.url), `GET ${shape.endpoint}/{id}`);
+      await expectOutsideClaims(await client.put(created.url, created.body), `PUT ${shape.endpoint}/{id}`);
+      await expectOutsideClaims(await client.delete(created.url), `DELETE ${shape.endpoint}/{id}`);
+      expect((await api.get(created.url)).status(), 'the record is still there').toBe(200);
+    });
+
+    test(`answers 403 to creating a ${shape.resource} for a school outside the caller's claims (tied through ${shape.via}), storing nothing`, rule('data.authorization.edorg-claims-limit-access-403', 'data.errors.authorization-denied-type'), async ({ api, as, data }) => {
+      const client = as('schoolLimited');
+      const body = await data.body(shape.resource);
+      await expectOutsideClaims(await client.post(shape.endpoint, body), `POST ${shape.endpoint}`);
+      const query = Object.entries(keysOf(resourceOf(shape.resource), body)).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
+      expect(await (await api.get(`${shape.endpoint}?${query}`)).json(), 'nothing stored').toEqual([]);
+    });
+
+    test(`lets the caller create, read, update and delete a ${shape.resource} of its own school (tied through ${shape.via})`, rule('data.authorization.edorg-claims-limit-access-403'), async ({ api, as, data }) => {
+      const client = as('schoolLimited');
+      const schoolId = await ownSchool(api, data);
+      const body = await data.body(shape.resource, shape.own(schoolId));
+      const url = await createAs(client, api, shape.endpoint, body);
+      expect((await client.get(url)).status(), `GET ${shape.endpoint}/{id}`).toBe(200);
+      expect((await client.put(url, body)).status(), `PUT ${shape.endpoint}/{id}`).toBe(204);
+      expect((await client.delete(url)).status(), `DELETE ${shape.endpoint}/{id}`).toBe(204);
+    });
+  }
 
   test('words the 403 for data outside the claims as upstream does: the claims and the value\'s name', rule('data.errors.detail-wording', 'data.errors.errors-entry-wording'), async ({ as, data }) => {
     const client = as('schoolLimited');
@@ -144,18 +199,6 @@ test.describe('education organization claims', () => {
     const res = await client.get(`classPeriods?${query}`);
     if (res.status() === 200) expect(((await res.json()) as { id: string }[]).map((r) => r.id)).not.toContain(period.id);
     else await expectProblem(res, 'security:authorization');
-  });
-
-  test('answers 403 to writing a class period for a school outside the caller\'s claims', rule('data.authorization.edorg-claims-limit-access-403'), async ({ as, data }) => {
-    const client = as('schoolLimited');
-    const body = await data.body('classPeriod');
-    await expectProblem(await client.post('classPeriods', body), 'security:authorization');
-  });
-
-  test('lets the caller write a class period of its own school', rule('data.authorization.edorg-claims-limit-access-403'), async ({ api, as, data }) => {
-    const client = as('schoolLimited');
-    const schoolId = await ownSchool(api, data);
-    await createAs(client, api, 'classPeriods', await data.body('classPeriod', { schoolReference: { schoolId } }));
   });
 });
 
@@ -184,42 +227,65 @@ test.describe('namespace prefixes', () => {
   });
 });
 
+/**
+ * A 403 of a permission-set family (seed Errors, the 403 authorization row): status, a type in the
+ * family and the row's title for the test's own rule; the problem-details members and the
+ * content type for the errors rules that state them.
+ */
+async function expectDenied(res: APIResponse, family: 'resource' | 'action'): Promise<void> {
+  const text = await res.text();
+  const what = `${res.url().replace(/^.*\/data\/v3\//, '')}: ${text.slice(0, 300)}`;
+  expect(res.status(), what).toBe(403);
+  const body = JSON.parse(text) as Record<string, unknown>;
+  const root = `${target.dataApi.errorTypePrefix}security:authorization:access-denied:${family}`;
+  const type = String(body.type);
+  expect(type === root || type.startsWith(`${root}:`), `type ${type} in the family ${root}`).toBe(true);
+  expect(body.title, 'the title of the seed\'s 403 authorization row').toBe('Authorization Denied');
+  await check('data.errors.problem-details-shape', 'type, title, detail and correlationId are strings, status is 403', () => {
+    for (const member of ['type', 'title', 'detail', 'correlationId']) expect(typeof body[member], `${member} of ${what}`).toBe('string');
+    expect(body.status, what).toBe(403);
+  });
+  await check('data.errors.content-type-json-utf8', 'served as application/json; charset=utf-8', () => {
+    expect((res.headers()['content-type'] ?? '').toLowerCase().replace(/\s+/g, ''), what).toBe('application/json;charset=utf-8');
+  });
+}
+
 test.describe('permission sets', () => {
-  test('refuses a resource the client\'s permission set does not grant with 403 access-denied:resource', rule('data.authorization.permission-set-resource-denied-403'), async ({ as }) => {
+  test('refuses a resource the client\'s permission set does not grant with 403 access-denied:resource', rule('data.authorization.permission-set-resource-denied-403', 'data.errors.problem-details-shape', 'data.errors.content-type-json-utf8'), async ({ as }) => {
     const limits = capability('permissionLimits');
-    await expectProblemFamily(await as(limits.client).get(`${limits.deniedResource}?limit=1`), 403, 'security:authorization:access-denied:resource');
+    await expectDenied(await as(limits.client).get(`${limits.deniedResource}?limit=1`), 'resource');
   });
 
-  test('refuses a resource the permission set does not grant on the item route and on writes, storing nothing', rule('data.authorization.permission-set-resource-denied-403'), async ({ api, as, data }) => {
+  test('refuses a resource the permission set does not grant on the item route and on writes, storing nothing', rule('data.authorization.permission-set-resource-denied-403', 'data.errors.problem-details-shape', 'data.errors.content-type-json-utf8'), async ({ api, as, data }) => {
     // Both sides and both routes: the collection read is refused above; so are the item read, create, update and delete.
     const limits = capability('permissionLimits');
     const client = as(limits.client);
     const name = resourceOf(limits.deniedResource).name;
     const body = await data.body(name);
-    await expectProblemFamily(await client.post(limits.deniedResource, body), 403, 'security:authorization:access-denied:resource');
+    await expectDenied(await client.post(limits.deniedResource, body), 'resource');
     const created = await data.create(name);
-    await expectProblemFamily(await client.get(created.url), 403, 'security:authorization:access-denied:resource');
-    await expectProblemFamily(await client.put(created.url, created.body), 403, 'security:authorization:access-denied:resource');
-    await expectProblemFamily(await client.delete(created.url), 403, 'security:authorization:access-denied:resource');
+    await expectDenied(await client.get(created.url), 'resource');
+    await expectDenied(await client.put(created.url, created.body), 'resource');
+    await expectDenied(await client.delete(created.url), 'resource');
     expect((await api.get(created.url)).status(), 'the record is still there').toBe(200);
   });
 
-  test('refuses an action the client\'s permission set does not grant with 403 access-denied:action', rule('data.authorization.permission-set-action-denied-403'), async ({ as, data }) => {
+  test('refuses an action the client\'s permission set does not grant with 403 access-denied:action', rule('data.authorization.permission-set-action-denied-403', 'data.errors.problem-details-shape', 'data.errors.content-type-json-utf8'), async ({ as, data }) => {
     const limits = capability('permissionLimits');
     const client = as(limits.client);
     expect((await client.get(`${limits.readOnlyResource}?limit=1`)).status()).toBe(200);
     const body = await data.body(resourceOf(limits.readOnlyResource).name);
-    await expectProblemFamily(await client.post(limits.readOnlyResource, body), 403, 'security:authorization:access-denied:action');
+    await expectDenied(await client.post(limits.readOnlyResource, body), 'action');
   });
 
-  test('refuses an update and a delete the read-only permission set does not grant, on a record another client wrote', rule('data.authorization.permission-set-action-denied-403'), async ({ api, as, data }) => {
+  test('refuses an update and a delete the read-only permission set does not grant, on a record another client wrote', rule('data.authorization.permission-set-action-denied-403', 'data.errors.problem-details-shape', 'data.errors.content-type-json-utf8'), async ({ api, as, data }) => {
     // Both sides of write: create is refused above; update and delete need a record to exist.
     const limits = capability('permissionLimits');
     const client = as(limits.client);
     const created = await data.create(resourceOf(limits.readOnlyResource).name);
     expect((await client.get(created.url)).status(), 'the record is readable to the client').toBe(200);
-    await expectProblemFamily(await client.put(created.url, created.body), 403, 'security:authorization:access-denied:action');
-    await expectProblemFamily(await client.delete(created.url), 403, 'security:authorization:access-denied:action');
+    await expectDenied(await client.put(created.url, created.body), 'action');
+    await expectDenied(await client.delete(created.url), 'action');
     expect((await api.get(created.url)).status(), 'the record is still there').toBe(200);
   });
 

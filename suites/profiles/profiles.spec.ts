@@ -1,6 +1,6 @@
 import { test, expect } from '../_harness/data.js';
-import { capability, profileMediaType } from '../_harness/capabilities.js';
-import { resourceOf } from '../_harness/builders.js';
+import { capability, notApplicable, profileMediaType } from '../_harness/capabilities.js';
+import { keysOf, resourceOf } from '../_harness/builders.js';
 import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
 
@@ -55,6 +55,19 @@ test.describe('profile media types', () => {
     expect(stored[p.unwritableMember]).toBeUndefined();
   });
 
+  test('accepts a PUT with the writable type, storing the writable members and not the others', rule('data.profiles.writable-type-on-write'), async ({ api, as, data }) => {
+    const p = capability('profile');
+    const created = await data.create(p.resource);
+    const sent = unreadableValue(p.unwritableMember);
+    const member = changeableMember(p);
+    const changed = { ...created.body, [member.name]: member.value('the writable profile'), [p.unwritableMember]: sent };
+    const res = await as('profiled').put(created.url, changed, { 'Content-Type': profileMediaType(p.resource, p.name, 'writable') });
+    expect(res.status(), await res.text()).toBe(204);
+    const stored = (await (await api.get(created.url)).json()) as Record<string, unknown>;
+    expect(stored[member.name], `${member.name}, a writable member, is stored`).toBe(changed[member.name]);
+    expect(stored[p.unwritableMember], `${p.unwritableMember}, which the profile does not make writable, is not stored as sent`).not.toBe(sent);
+  });
+
   test('refuses a POST whose Content-Type is a readable profile type with 400 profile:invalid-profile-usage', rule('data.profiles.readable-type-on-write-400'), async ({ as, data }) => {
     const p = capability('profile');
     const body = await data.body(p.resource);
@@ -97,7 +110,36 @@ test.describe('profile media types', () => {
     const p = capability('profile');
     await expectProblem(await as('profiled').get(`${resourceOf(p.resource).endpoint}?limit=1`, { Accept: 'application/json' }), 'security:data-policy:incorrect-usage');
   });
+
+  test('refuses plain application/json on the item route and on writes too, for a resource the caller\'s profile covers: GET by id, POST and PUT with 403 incorrect-usage, storing nothing', rule('data.profiles.covering-profile-required-403'), async ({ api, as, data }) => {
+    // The profile covers the resource for reads and for writes (capability profile: its unreadable and unwritable members).
+    const p = capability('profile');
+    const client = as('profiled');
+    const endpoint = resourceOf(p.resource).endpoint;
+    const created = await data.create(p.resource);
+    await expectProblem(await client.get(created.url, { Accept: 'application/json' }), 'security:data-policy:incorrect-usage');
+    const fresh = await data.body(p.resource);
+    await expectProblem(await client.post(endpoint, fresh, { 'Content-Type': 'application/json' }), 'security:data-policy:incorrect-usage');
+    const query = Object.entries(keysOf(resourceOf(p.resource), fresh)).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
+    expect(await (await api.get(`${endpoint}?${query}`)).json(), 'the POST stored nothing').toEqual([]);
+    const member = changeableMember(p);
+    const changed = { ...created.body, [member.name]: member.value('plain JSON') };
+    await expectProblem(await client.put(created.url, changed, { 'Content-Type': 'application/json' }), 'security:data-policy:incorrect-usage');
+    expect(((await (await api.get(created.url)).json()) as Record<string, unknown>)[member.name], 'the PUT changed nothing').toEqual(created.body[member.name]);
+  });
 });
+
+/**
+ * A string member of the profile's resource that the profile leaves readable and writable and that
+ * is no key (not the descriptor's namespace or code value either), with a new value for it.
+ */
+function changeableMember(p: { resource: string; unreadableMember: string; unwritableMember: string }): { name: string; value: (why: string) => string } {
+  const found = Object.entries(resourceOf(p.resource).fields).find(([name, f]) => f.kind === 'string' && !f.identity && !f.readOnly
+    && ![p.unreadableMember, p.unwritableMember, 'namespace', 'codeValue'].includes(name));
+  if (!found) notApplicable(`needs a plain string member of ${p.resource} besides the profile's excluded ones`);
+  const [name, f] = found;
+  return { name, value: (why) => `Changed by ${why}`.slice(0, f.kind === 'string' ? f.maxLength ?? 60 : 60) };
+}
 
 /** A value for a member the profile leaves out (descriptor members are all strings or dates). */
 function unreadableValue(member: string): string {

@@ -1,6 +1,6 @@
 import { test, expect } from '../_harness/data.js';
 import { messagesOf } from '../_harness/checks.js';
-import { newEducationOrganizationId } from '../_harness/builders.js';
+import { newEducationOrganizationId, resourceOf, type Builder } from '../_harness/builders.js';
 import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
 
@@ -79,13 +79,23 @@ test.describe('reference objects', () => {
     expect(Object.keys(problem.validationErrors ?? {})).toContain('$.schoolReference.schoolId');
   });
 
-  test('refuses the same key given different values in several references with 400', rule('data.references.key-unification-mismatch-400'), async ({ api, data }) => {
-    const body = await data.body('courseOffering');
-    const other = await data.school();
-    const problem = await expectProblem(await api.post('courseOfferings', { ...body, schoolReference: { schoolId: other.keys.schoolId } }), 'bad-request:data-validation-failed');
-    const keys = Object.keys(problem.validationErrors ?? {});
-    expect(keys.some((k) => k.startsWith('$.schoolReference') || k.startsWith('$.sessionReference')), keys.join(', ')).toBe(true);
-  });
+  // The seed's two examples, schoolId and schoolYear, each given differently in two references of
+  // an otherwise valid body: the refusal names exactly the paths where that key was given.
+  const unifications = [
+    { resource: 'courseOffering', key: 'schoolId', reference: 'schoolReference', other: async (data: Builder) => (await data.school()).keys.schoolId },
+    { resource: 'sectionAttendanceTakenEvent', key: 'schoolYear', reference: 'calendarDateReference', other: async (_: Builder, given: unknown) => (given as number) >= 2050 ? (given as number) - 1 : (given as number) + 1 },
+  ];
+  for (const u of unifications) {
+    test(`refuses a ${u.resource} giving ${u.key} differently in its references with 400 at exactly the paths where ${u.key} is given`, rule('data.references.key-unification-mismatch-400'), async ({ api, data }) => {
+      const r = resourceOf(u.resource);
+      const paths = r.equalities.find((e) => e.name === u.key && e.paths.includes(`$.${u.reference}.${u.key}`))?.paths ?? [];
+      expect(paths.length, `${u.resource} unifies ${u.key} across several references`).toBeGreaterThan(1);
+      const body = await data.body(u.resource);
+      const ref = body[u.reference] as Record<string, unknown>;
+      const problem = await expectProblem(await api.post(r.endpoint, { ...body, [u.reference]: { ...ref, [u.key]: await u.other(data, ref[u.key]) } }), 'bad-request:data-validation-failed');
+      expect(Object.keys(problem.validationErrors ?? {}).sort()).toEqual([...paths].sort());
+    });
+  }
 
   test('refuses a studentSchoolAssociation naming a non-existent student with 409 unresolved-reference', rule('data.references.missing-student-in-association-409'), async ({ api, data }) => {
     const body = await data.body('studentSchoolAssociation', { studentReference: { studentUniqueId: 'no-such-student-0001' } });

@@ -7,7 +7,7 @@ import { credentials, target } from '../_harness/target.js';
 import { test, expect } from './_support/test.js';
 import { otherFlowToken, type Claim } from './_support/other-flow-tokens.js';
 import { expectWithheld, readCollection } from './_support/read.js';
-import { RESOURCES, SCOPES, TOKEN_FAILURE_BODY, bearer, craftToken, expectUnauthorized, expectTokenFailure, issuedClaims, reservedOrganizations, rosterUrl, scope, tokenFor, trustedPublicKeyPem, type TokenSpec } from './_support/service.js';
+import { RESOURCES, SCOPES, TOKEN_FAILURE_BODY, bearer, craftToken, declaredClient, expectUnauthorized, expectTokenFailure, issuedClaims, reservedOrganizations, rosterUrl, scope, tokenFor, trustedPublicKeyPem, type TokenSpec } from './_support/service.js';
 
 /**
  * Token checks on every request (seed: Checks on every request): signature, algorithm, iss, aud,
@@ -27,6 +27,9 @@ async function acceptedToken(request: Parameters<typeof tokenFor>[0]): Promise<s
   return token;
 }
 const foreignKeyPem = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+/** The seed's way to send client credentials (a Basic header; credentials in the body are upstream's, SHOULD). */
+const basicOf = (c: { key: string; secret: string }) => `Basic ${Buffer.from(`${c.key}:${c.secret}`).toString('base64')}`;
 
 /** A JWT with any header, signed or not: the raw parts. */
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
@@ -57,8 +60,8 @@ test.describe('Authorization: Bearer on rostering requests', () => {
   test('accepts a token from the data API token endpoint carrying rostering scopes', rule('roster.roster-auth.accepts-external-issuer-tokens', 'roster.roster-auth.data-api-issues-rostering-tokens', 'roster.roster-auth.issuer-from-config', 'roster.roster-auth.audience-from-config'), async ({ request }) => {
     const creds = credentials(target.clients.primary)!;
     const res = await request.post(`${target.dataApi.baseUrl}/oauth/token`, {
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      form: { grant_type: 'client_credentials', client_id: creds.key, client_secret: creds.secret, scope: `${scope('core')} ${scope('demographics')}` },
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: basicOf(creds) },
+      form: { grant_type: 'client_credentials', scope: `${scope('core')} ${scope('demographics')}` },
     });
     expect(res.status(), await res.text()).toBe(200);
     const token = (await res.json()).access_token as string;
@@ -71,8 +74,8 @@ test.describe('Authorization: Bearer on rostering requests', () => {
   test('a token requested with only roster-core.readonly opens the core resources and not demographics', rule('roster.roster-auth.data-api-issues-rostering-tokens', 'roster.roster-scopes.wrong-scope-for-route-401'), async ({ request }) => {
     const creds = credentials(target.clients.primary)!;
     const res = await request.post(`${target.dataApi.baseUrl}/oauth/token`, {
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      form: { grant_type: 'client_credentials', client_id: creds.key, client_secret: creds.secret, scope: scope('core') },
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: basicOf(creds) },
+      form: { grant_type: 'client_credentials', scope: scope('core') },
     });
     expect(res.status(), await res.text()).toBe(200);
     const token = (await res.json()).access_token as string;
@@ -84,6 +87,30 @@ test.describe('Authorization: Bearer on rostering requests', () => {
     const refused = await request.get(rosterUrl('demographics'), { headers: bearer(token) });
     await expectWithheld(refused, demographics, 'GET demographics with roster-core.readonly');
     await check('roster.roster-scopes.wrong-scope-for-route-401', 'demographics is answered 401 with the stdx_ failure body', () => expectTokenFailure(refused));
+  });
+
+  test('withholds a rostering scope the client does not own: the request is refused, or the token bears no such scope and opens no demographics', rule('roster.roster-auth.unowned-scope-withheld'), async ({ request, world }) => {
+    // A declared client the deployment gives roster-core.readonly alone, asking for demographics too.
+    const owner = declaredClient({ orgs: [world.sea], scopes: ['core'] });
+    const creds = owner ? credentials(target.rostering?.clients?.[owner.role] ?? {}) : undefined;
+    if (!owner || !creds) notApplicable('needs a declared rostering client with roster-core.readonly alone for the state agency (rostering.clients)');
+    const res = await request.post(`${target.dataApi.baseUrl}/oauth/token`, {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: basicOf(creds) },
+      form: { grant_type: 'client_credentials', scope: `${scope('core')} ${scope('demographics')}` },
+    });
+    const text = await res.text();
+    const token = (() => { try { return (JSON.parse(text) as { access_token?: unknown }).access_token; } catch { return undefined; } })();
+    if (res.status() !== 200) {
+      expect(res.status(), `refused: ${text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
+      expect(token, 'a refusal carries no token').toBeUndefined();
+      return;
+    }
+    expect(typeof token, text.slice(0, 300)).toBe('string');
+    const granted = [decodeJwt(token as string).scope].flat().flatMap((v) => String(v ?? '').split(/[\s,]+/));
+    expect(granted, 'the scope claim').not.toContain(scope('demographics'));
+    const demographics = await readCollection(request, rosterUrl('demographics'), await tokenFor(request, { orgs: [world.sea], scopes: ['core', 'demographics'] }));
+    expect(demographics.length, 'demographics the state agency sees with the scope').toBeGreaterThan(0);
+    await expectWithheld(await request.get(rosterUrl('demographics'), { headers: bearer(token as string) }), demographics, 'GET demographics with the token');
   });
 
   test('accepts a token whose iss is the issuer the service is configured with, issued or crafted alike', rule('roster.roster-auth.issuer-from-config'), async ({ request }) => {

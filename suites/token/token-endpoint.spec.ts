@@ -1,3 +1,4 @@
+import type { APIResponse } from '@playwright/test';
 import { test, expect, target } from '../_harness/fixtures.js';
 import { notApplicable } from '../_harness/capabilities.js';
 import { rule } from '../_harness/rules.js';
@@ -11,6 +12,15 @@ const tokenUrl = `${target.dataApi.baseUrl}/oauth/token`;
 const primary = credentials(target.clients.primary)!;
 const basic = (key: string, secret: string) => `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
 const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+
+/** The status expected, and no access token in the body (whatever else it holds). */
+async function expectNoToken(res: APIResponse, status: number, what: string): Promise<void> {
+  const text = await res.text();
+  expect(res.status(), `${what}: ${text.slice(0, 300)}`).toBe(status);
+  let body: unknown;
+  try { body = JSON.parse(text); } catch { body = undefined; }
+  expect((body as { access_token?: unknown } | undefined)?.access_token, `${what}: no access token`).toBeUndefined();
+}
 
 test.describe('POST /oauth/token', () => {
   test('issues a bearer token for valid client credentials in a Basic header', rule('data.token.client-credentials-basic-200'), async ({ request }) => {
@@ -59,6 +69,39 @@ test.describe('POST /oauth/token', () => {
     const res = await request.post(url, { headers: { ...form, Authorization: basic(creds.key, creds.secret) }, data: 'grant_type=client_credentials' });
     expect(res.status()).toBe(200);
     expect((await res.json()).expires_in).toBe(client.tokenLifetimeSeconds);
+  });
+
+  test('answers a wrong secret or an unknown key in the Basic header with 401 and no token', rule('data.token.wrong-credentials-401'), async ({ request }) => {
+    for (const [what, key, secret] of [['a wrong secret', primary.key, `${primary.secret}-wrong`], ['an unknown key', `no-such-client-${Date.now()}`, primary.secret]]) {
+      const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(key, secret) }, data: 'grant_type=client_credentials' });
+      await expectNoToken(res, 401, `${what} in the Basic header`);
+    }
+  });
+
+  // Credentials in the body are upstream's (decision 20, SHOULD); where the endpoint takes them
+  // there, a wrong secret is an authentication failure as in the header (seed: 401).
+  for (const [format, headers, encode] of [
+    ['form', form, (f: Record<string, string>) => new URLSearchParams(f).toString()],
+    ['JSON', { 'Content-Type': 'application/json' }, (f: Record<string, string>) => JSON.stringify(f)],
+  ] as const) {
+    test(`answers a wrong secret in a ${format} body with 401 and no token, where the endpoint takes credentials from the body`, rule('data.token.wrong-credentials-401'), async ({ request }) => {
+      const fields = { grant_type: 'client_credentials', client_id: primary.key, client_secret: `${primary.secret}-wrong` };
+      const res = await request.post(tokenUrl, { headers, data: encode(fields) });
+      if (res.status() !== 401 && res.status() >= 400 && res.status() < 500) {
+        // Refused otherwise: fine if the endpoint takes no credentials from a body at all.
+        const right = await request.post(tokenUrl, { headers, data: encode({ ...fields, client_secret: primary.secret }) });
+        if (right.status() !== 200) notApplicable(`the token endpoint takes no credentials from a ${format} body (the right secret there: ${right.status()})`);
+      }
+      await expectNoToken(res, 401, `a wrong secret in a ${format} body`);
+    });
+  }
+
+  test('answers GET, PUT and DELETE on the token path with 405 and no token', rule('data.token.other-methods-405'), async ({ request }) => {
+    const headers = { ...form, Authorization: basic(primary.key, primary.secret) };
+    for (const method of ['GET', 'PUT', 'DELETE']) {
+      const res = await request.fetch(tokenUrl, { method, headers, ...(method === 'GET' ? {} : { data: 'grant_type=client_credentials' }) });
+      await expectNoToken(res, 405, `${method} ${tokenUrl}`);
+    }
   });
 
   test('refuses a wrong secret with 401 invalid_client', rule('data.token.invalid-client-401'), async ({ request }) => {

@@ -1,6 +1,7 @@
 /** Faulty deployments that break data.authorization. */
 import reference from '../../../suites/targets/reference.json' with { type: 'json' };
-import { Tokens, dataPath, jsonOf, setJson } from '../proxy.js';
+import { model } from '../../../spec/model/index.js';
+import { Tokens, dataPath, header, jsonOf, pathOf, setJson, type ProxiedRequest, type Tools } from '../proxy.js';
 import { collection, isData, isWrite, item, problem, problemOf, type Fault } from './helpers.js';
 
 /** The reference target's namespace-limited and permission-limited clients, whose checks these faults loosen. */
@@ -8,6 +9,19 @@ const NAMESPACE_PREFIX = reference.capabilities.namespaceLimited.namespacePrefix
 const PERMISSION_LIMITED = reference.capabilities.permissionLimits.client;
 const READ_ONLY_RESOURCE = reference.capabilities.permissionLimits.readOnlyResource.toLowerCase();
 const DENIED_RESOURCE = reference.capabilities.permissionLimits.deniedResource.toLowerCase();
+
+/** Endpoints (lower case) of person records, and of records tied to organizations only through an education organization reference (never a school's). */
+const PERSON_ENDPOINTS = new Set(model.resources.filter((r) => r.person).map((r) => r.endpoint.toLowerCase()));
+const EDORG_REFERENCE_ONLY = new Set(model.resources
+  .filter((r) => !r.person && !r.relationship && !r.educationOrganization && r.securable.educationOrganization.length && r.securable.educationOrganization.every((p) => /educationOrganizationReference\.educationOrganizationId$/.test(p)))
+  .map((r) => r.endpoint.toLowerCase()));
+
+/** The school-limited client's request sent as the primary client's (which has no claims to check); true when it was the school-limited client's. */
+const asPrimary = (req: ProxiedRequest, tools: Tools) =>
+  tools.tokens.rewrite(req, (c) => c.client_id === tools.clients.schoolLimited?.key && Boolean((c.client_id = tools.clients.primary.key)));
+
+/** The access-denied families of the permission sets (seed Errors, the 403 authorization row). */
+const isAccessDenied = (res: Parameters<typeof problemOf>[0]) => /:security:authorization:access-denied:(resource|action)(:|$)/.test(String(problemOf(res)?.type ?? ''));
 
 export const authorizationFaults: Fault[] = [
   {
@@ -83,6 +97,76 @@ export const authorizationFaults: Fault[] = [
       if (resource !== 'staffs' && resource !== 'contacts') return;
       const token = Tokens.bearer(req);
       if (token && tools.tokens.decode(token)?.claims.client_id === tools.clients.schoolLimited?.key) Object.assign(res, problem('security:authorization', { detail: 'Access to the requested data could not be authorized.' }));
+    },
+  },
+  {
+    name: 'new-contacts-and-staff-visible-to-creator', family: 'data.authorization', suites: ['authorization'],
+    description: 'a contact or staff record a relationship-based client just created is readable by it (200) before any association links it; new students are still 403',
+    request: async (req, tools) => {
+      const created = (tools.state.get('personsCreatedBySchoolLimited') as Set<string> | undefined) ?? new Set<string>();
+      tools.state.set('personsCreatedBySchoolLimited', created);
+      if (item(req) && req.method === 'GET' && created.has(pathOf(req).toLowerCase())) await asPrimary(req, tools);
+    },
+    response: (res, req, tools) => {
+      const resource = collection(req) && req.method === 'POST' && res.status === 201 ? dataPath(req)!.resource.toLowerCase() : '';
+      const location = header(res, 'location');
+      if ((resource !== 'staffs' && resource !== 'contacts') || !location) return;
+      const token = Tokens.bearer(req);
+      if (token && tools.tokens.decode(token)?.claims.client_id === tools.clients.schoolLimited?.key) {
+        (tools.state.get('personsCreatedBySchoolLimited') as Set<string>).add(new URL(location, 'http://x').pathname.toLowerCase());
+      }
+    },
+  },
+  {
+    name: 'education-organization-claims-enforced-on-get-only', family: 'data.authorization', suites: ['authorization'],
+    description: 'a relationship-based client\'s education organization claims are checked on reads only: its creates, updates and deletes of records of other schools go through',
+    request: async (req, tools) => {
+      const path = dataPath(req);
+      if (!path || !['POST', 'PUT', 'DELETE'].includes(req.method) || PERSON_ENDPOINTS.has(path.resource.toLowerCase())) return;
+      await asPrimary(req, tools);
+    },
+  },
+  {
+    name: 'education-organization-claims-unchecked-on-update-delete', family: 'data.authorization', suites: ['authorization'],
+    description: 'a relationship-based client\'s education organization claims are checked on reads and creates, but not on updates and deletes by id',
+    request: async (req, tools) => {
+      const path = dataPath(req);
+      if (!item(req) || (req.method !== 'PUT' && req.method !== 'DELETE') || PERSON_ENDPOINTS.has(path!.resource.toLowerCase())) return;
+      await asPrimary(req, tools);
+    },
+  },
+  {
+    name: 'education-organization-claims-unchecked-through-organization-reference', family: 'data.authorization', suites: ['authorization'],
+    description: 'education organization claims are enforced on records tied to a school through a school reference (class periods), not on records tied through an education organization reference (courses, cohorts ...)',
+    request: async (req, tools) => {
+      const path = dataPath(req);
+      if (path && EDORG_REFERENCE_ONLY.has(path.resource.toLowerCase())) await asPrimary(req, tools);
+    },
+  },
+  {
+    name: 'permission-set-403-generic-title', family: 'data.authorization', suites: ['authorization'],
+    description: 'the 403s of the permission-set families (access-denied:resource, access-denied:action) carry the generic title Forbidden instead of Authorization Denied',
+    response: (res, req) => {
+      if (!isData(req) || !isAccessDenied(res)) return;
+      const p = problemOf(res)!;
+      p.title = 'Forbidden';
+      setJson(res, p);
+    },
+  },
+  {
+    name: 'permission-set-403-without-charset', family: 'data.errors', suites: ['authorization'],
+    description: 'the 403s of the permission-set families are served as application/json without charset=utf-8',
+    response: (res, req) => { if (isData(req) && isAccessDenied(res)) res.headers['content-type'] = 'application/json'; },
+  },
+  {
+    name: 'permission-set-403-without-correlation-id', family: 'data.errors', suites: ['authorization'],
+    description: 'the 403s of the permission-set families carry no correlationId and no detail',
+    response: (res, req) => {
+      if (!isData(req) || !isAccessDenied(res)) return;
+      const p = problemOf(res)!;
+      delete p.correlationId;
+      delete p.detail;
+      setJson(res, p);
     },
   },
   // Conforming: the seed says the detail "may" hint which association to create.

@@ -1,6 +1,6 @@
 /** Faulty deployments that break data.profiles. */
 import { answerJson, dataPath, header, Tokens } from '../proxy.js';
-import { isWrite, collection, hasType, type Fault } from './helpers.js';
+import { isWrite, collection, item, hasType, type Fault } from './helpers.js';
 
 /** The profiled client's request sent as the primary client's (which no profile covers); true when it was the profiled client's. */
 const asPrimary = (req: Parameters<Fault['request'] & {}>[0], tools: Parameters<Fault['request'] & {}>[1]) =>
@@ -52,6 +52,26 @@ export const profilesFaults: Fault[] = [
       const token = Tokens.bearer(req);
       if (!dataPath(req) || !isWrite(req) || !/\.writable\+json/i.test(type) || !token) return;
       if (tools.tokens.decode(token)?.claims.client_id === tools.clients.primary.key) req.headers['content-type'] = 'application/json';
+    },
+  },
+  {
+    name: 'covering-profile-enforced-on-collection-reads-only', family: 'data.profiles', suites: ['profiles'],
+    description: 'a caller whose profile covers a resource is refused plain application/json on collection reads only: a GET by id, a POST and a PUT with plain JSON go through unfiltered',
+    request: async (req, tools) => {
+      const path = dataPath(req);
+      if (!path || (collection(req) && req.method === 'GET')) return;
+      const type = header(req, req.method === 'GET' ? 'accept' : 'content-type') ?? '';
+      if (/\.(readable|writable)\+json/i.test(type)) return;
+      await asPrimary(req, tools);
+    },
+  },
+  {
+    name: 'writable-profile-not-applied-on-put', family: 'data.profiles', suites: ['profiles'],
+    description: 'a PUT with a writable profile type stores every member sent, the profile\'s exclusions not applied (a POST applies them)',
+    request: async (req, tools) => {
+      const type = header(req, 'content-type') ?? '';
+      if (!item(req) || req.method !== 'PUT' || !/\.writable\+json/i.test(type)) return;
+      if (await asPrimary(req, tools)) req.headers['content-type'] = 'application/json';
     },
   },
 ];

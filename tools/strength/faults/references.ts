@@ -1,6 +1,37 @@
 /** Faulty deployments that break data.references. */
+import { definitions, model } from '../../../spec/model/index.js';
 import { dataPath, eachObject, header, jsonOf, pathOf, setJson } from '../proxy.js';
-import { isData, collection, item, problemOf, hasType, editJson, type Fault } from './helpers.js';
+import { isData, isWrite, collection, item, problemOf, hasType, editJson, editRequestJson, type Fault } from './helpers.js';
+
+/** The targets whose key types the suites checked before every shape was (academicWeek, balanceSheetDimension, school). */
+const OLD_TYPE_SHAPES = new Set(['academicWeek', 'balanceSheetDimension', 'school']);
+
+/** The maximum length of a string key member of `target` at `path`, through the references it comes from. */
+function keyMaxLength(target: string, path: string): number | undefined {
+  const resource = model.byName.get(target);
+  const fields = resource?.fields ?? definitions.abstracts.find((a) => a.name === target)?.fields;
+  const [, first, ...rest] = path.split('.');
+  const f = fields?.[first];
+  if (f?.kind === 'string') return f.maxLength;
+  if (f?.kind === 'reference' && resource && rest.length) {
+    const m = resource.references.find((x) => x.path === `$.${first}`)?.fields.find((x) => x.property === rest[0]);
+    return m ? keyMaxLength(f.target, m.targetPath) : undefined;
+  }
+  return undefined;
+}
+
+/** The objects at a model path (`$.a[*].b`) of a document. */
+function objectsAt(doc: unknown, path: string): Record<string, unknown>[] {
+  let here: unknown[] = [doc];
+  for (const step of path.slice(2).split('.')) {
+    const [name, each] = step.endsWith('[*]') ? [step.slice(0, -3), true] : [step, false];
+    here = here.flatMap((v) => {
+      const next = v && typeof v === 'object' ? (v as Record<string, unknown>)[name] : undefined;
+      return next === undefined ? [] : each ? (Array.isArray(next) ? next : []) : [next];
+    });
+  }
+  return here.filter((v): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v));
+}
 
 export const referencesFaults: Fault[] = [
   {
@@ -37,6 +68,49 @@ export const referencesFaults: Fault[] = [
       }
       const stored = item(req) && req.method === 'GET' && res.status === 200 ? links.get(pathOf(req).toLowerCase()) : undefined;
       if (stored) editJson(res, (b) => { for (const [k, link] of Object.entries(stored)) { const ref = (b as Record<string, { link?: unknown }>)[k]; if (ref) ref.link = link; } });
+    },
+  },
+  {
+    name: 'reference-key-types-unchecked-beyond-seed-examples', family: 'data.references', suites: ['references'],
+    description: 'reference key fields are checked for type and length only in schoolReference, academicWeekReference and balanceSheetDimensionReference: elsewhere text in an integer key, a date key that is no date or a string key over its maximum is taken as some value (the write then fails as an unresolved reference, 409)',
+    request: (req) => {
+      const path = dataPath(req);
+      const resource = path && isWrite(req) ? model.byEndpoint.get(path.resource.toLowerCase()) : undefined;
+      if (!resource) return;
+      editRequestJson(req, (body) => {
+        let changed = false;
+        for (const ref of resource.references) {
+          if (OLD_TYPE_SHAPES.has(ref.target)) continue;
+          for (const o of objectsAt(body, ref.path)) {
+            for (const k of ref.fields) {
+              const v = o[k.property];
+              if ((k.kind === 'int32' || k.kind === 'int64') && typeof v === 'string' && !/^\s*-?\d+(\.\d+)?\s*$/.test(v)) [o[k.property], changed] = [1999, true];
+              else if (k.kind === 'date' && typeof v === 'string' && !/^\d{4}-\d{2}-\d{2}$/.test(v)) [o[k.property], changed] = ['2024-01-01', true];
+              else if (k.kind === 'string' && typeof v === 'string') {
+                const max = keyMaxLength(ref.target, k.targetPath);
+                if (max !== undefined && v.length > max) [o[k.property], changed] = [v.slice(0, max), true];
+              }
+            }
+          }
+        }
+        return changed;
+      });
+    },
+  },
+  {
+    name: 'key-unification-reported-at-reference', family: 'data.references', suites: ['references'],
+    description: 'a key unification mismatch is reported at the reference objects ($.schoolReference) instead of the key fields that disagree ($.schoolReference.schoolId)',
+    response: (res, req) => {
+      const p = isData(req) && hasType(res, 'data-validation-failed') ? problemOf(res) : undefined;
+      const errors = p?.validationErrors as Record<string, string[]> | undefined;
+      if (!errors) return;
+      const moved: Record<string, string[]> = {};
+      for (const [k, messages] of Object.entries(errors)) {
+        const at = messages.some((m) => /^All values supplied for/.test(m)) ? k.slice(0, k.lastIndexOf('.')) : k;
+        (moved[at] ??= []).push(...messages);
+      }
+      p!.validationErrors = moved;
+      setJson(res, p);
     },
   },
 ];
