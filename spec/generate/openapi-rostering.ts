@@ -96,6 +96,8 @@ const TYPES: Record<RosterType, Schema> = {
     americanIndianOrAlaskaNative: boolString, asian: boolString, blackOrAfricanAmerican: boolString,
     nativeHawaiianOrOtherPacificIslander: boolString, white: boolString, demographicRaceTwoOrMoreRaces: boolString,
     hispanicOrLatinoEthnicity: boolString, countryOfBirthCode: str, stateOfBirthAbbreviation: str, cityOfBirth: str,
+    // In the 1.2 schema; upstream never sends it.
+    publicSchoolResidenceStatus: str,
   }),
   enrollment: base(['user', 'class', 'school', 'role'], {
     user: guidRef('user'), class: guidRef('class'), school: guidRef('org'),
@@ -123,6 +125,22 @@ const TYPES: Record<RosterType, Schema> = {
       },
     },
     identifier: str, email: str, grades: { type: 'array', items: str },
+    // The rest of the 1.2 user schema, which upstream never sends: every member a 1.2 user record
+    // may hold (the standard's binding allows no others; extensions go in metadata), so the
+    // suites can tell a member of the standard from one a deployment made up.
+    pronouns: str, primaryOrg: guidRef('org'), sms: str, phone: str, password: str,
+    agents: { type: 'array', items: guidRef('user') },
+    userProfiles: {
+      type: 'array',
+      items: {
+        type: 'object', required: ['profileId', 'profileType', 'vendorId'],
+        properties: {
+          profileId: str, profileType: str, vendorId: str, applicationId: str, description: str,
+          credentials: { type: 'array', items: { type: 'object', required: ['type', 'username'], properties: { type: str, username: str, password: str } } },
+        },
+      },
+    },
+    resources: { type: 'array', items: guidRef('resource') },
   }),
 };
 
