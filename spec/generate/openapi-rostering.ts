@@ -3,7 +3,9 @@ import type { Schema } from './json-schema.js';
 /**
  * The rostering read service's interface description: OneRoster 1.2-shaped reads under
  * `/std/roster/rostering/v1p2`. The seed leaves the payloads "not shown"; the shapes follow the
- * public 1.2 rostering standard as summarised in research/rostering.md §6.
+ * public 1.2 rostering standard as summarised in research/rostering.md §6: every member its
+ * record schemas define, those upstream never sends included (its binding allows no others but
+ * inside metadata and a credential).
  */
 export const ROSTER_PREFIX = '/std/roster/rostering/v1p2';
 
@@ -86,10 +88,12 @@ const TYPES: Record<RosterType, Schema> = {
     grades: { type: 'array', items: str }, subjects: { type: 'array', items: str },
     course: guidRef('course'), school: guidRef('org'), terms: { type: 'array', minItems: 1, items: guidRef('academicSession') },
     subjectCodes: { type: 'array', items: str }, periods: { type: 'array', items: str },
+    resources: { type: 'array', items: guidRef('resource') },
   }),
   course: base(['title', 'courseCode'], {
     title: str, schoolYear: guidRef('academicSession'), courseCode: str,
     grades: { type: 'array', items: str }, subjects: { type: 'array', items: str }, org: guidRef('org'),
+    subjectCodes: { type: 'array', items: str }, resources: { type: 'array', items: guidRef('resource') },
   }),
   demographics: base([], {
     birthDate: date, sex: { type: 'string', enum: ['male', 'female', 'unspecified', 'other'] },
@@ -120,7 +124,7 @@ const TYPES: Record<RosterType, Schema> = {
         properties: {
           roleType: { type: 'string', enum: ['primary', 'secondary'] },
           role: { type: 'string', enum: ['aide', 'counselor', 'districtAdministrator', 'guardian', 'parent', 'principal', 'proctor', 'relative', 'siteAdministrator', 'student', 'systemAdministrator', 'teacher'] },
-          org: guidRef('org'), beginDate: date, endDate: date,
+          org: guidRef('org'), userProfile: str, beginDate: date, endDate: date,
         },
       },
     },
@@ -136,7 +140,7 @@ const TYPES: Record<RosterType, Schema> = {
         type: 'object', required: ['profileId', 'profileType', 'vendorId'],
         properties: {
           profileId: str, profileType: str, vendorId: str, applicationId: str, description: str,
-          credentials: { type: 'array', items: { type: 'object', required: ['type', 'username'], properties: { type: str, username: str, password: str } } },
+          credentials: { type: 'array', items: { type: 'object', required: ['type', 'username'], properties: { type: str, username: str, password: str }, additionalProperties: true } },
         },
       },
     },

@@ -79,20 +79,20 @@ export function membersNamed(value: unknown, names: readonly string[], at = '$')
   return walk(value, at);
 }
 
-type Shape = { $ref?: string; properties?: Record<string, Shape>; items?: Shape };
+type Shape = { $ref?: string; properties?: Record<string, Shape>; items?: Shape; additionalProperties?: boolean };
 const shapeOf = (s: Shape): Shape => (s.$ref ? (document.components.schemas[s.$ref.split('/').pop()!] as Shape) : s);
 
 /**
  * Paths of the members a record holds that its type's schema does not define, at any depth
  * (role items, user ids, references). An object the schema leaves free-form (metadata, the
- * standard's place for extensions) is not looked into.
+ * standard's place for extensions, and a credential, which allows more members) is not looked into.
  */
 export function membersOutsideSchema(type: string, record: unknown): string[] {
   const walk = (schema: Shape, v: unknown, path: string): string[] => {
     const s = shapeOf(schema);
     if (Array.isArray(v)) return s.items ? v.flatMap((x, i) => walk(s.items!, x, `${path}[${i}]`)) : [];
     if (!v || typeof v !== 'object' || !s.properties) return [];
-    return Object.entries(v).flatMap(([k, x]) => (s.properties![k] ? walk(s.properties![k], x, `${path}.${k}`) : [`${path}.${k}`]));
+    return Object.entries(v).flatMap(([k, x]) => (s.properties![k] ? walk(s.properties![k], x, `${path}.${k}`) : s.additionalProperties === true ? [] : [`${path}.${k}`]));
   };
   return walk(document.components.schemas[type] as Shape, record, '$');
 }
