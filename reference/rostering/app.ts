@@ -29,8 +29,9 @@ export interface RosteringParts {
 
 /**
  * The rostering read service as a Koa app. One pipeline for every endpoint, in the upstream
- * order (research §1): path shape (404) → token checks (401) → endpoint (404) → the endpoint's
- * scope (401) → data-store resolution (401/404/400) → query parameters (400) → the caller's rows.
+ * order (research §1): where the prefix sits (404) → token checks (401) → endpoint, for any path
+ * under the prefix (404) → the endpoint's scope (401) → data-store resolution (401/404/400) →
+ * query parameters (400) → the caller's rows.
  */
 export function createRosteringApp(parts: RosteringParts): Koa {
   const { config, endpoints, tokens, resolver } = parts;
@@ -73,7 +74,7 @@ export function createRosteringApp(parts: RosteringParts): Koa {
       if (wait) throw tooManyRequests(wait);
       perCaller.take(caller.clientId);
     }
-    const endpoint = endpoints.get(route.endpoint.toLowerCase());
+    const endpoint = route.unknown ? undefined : endpoints.get(route.endpoint.toLowerCase());
     if (!endpoint) throw unknownPath();
     if (!endpoint.scopes.some((s) => caller.scopes.has(s))) throw unauthorized();
     const store = resolver.resolve(route, caller);

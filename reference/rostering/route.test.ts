@@ -15,6 +15,7 @@ const ctx = config({ context: parseContextTemplate('{schoolYear:range(2020,2030)
 const mt = config({ multiTenancy: true });
 const both = config({ multiTenancy: true, context: parseContextTemplate('{y}') });
 const notFound = (path: string, c: RosteringConfig) => assert.throws(() => parseRoute(path, c), (e: RosterError) => e instanceof RosterError && e.status === 404 && e.description === 'The specified resource was not found.', path);
+const unknown = (path: string, c: RosteringConfig) => assert.equal(parseRoute(path, c).unknown, true, path);
 
 test('single tenant: endpoint, sourcedId (decoded), the prefix in any case, one trailing slash', () => {
   assert.deepEqual(parseRoute(`${P}/orgs`, single), { contextMissing: false, base: P, endpoint: 'orgs' });
@@ -22,7 +23,9 @@ test('single tenant: endpoint, sourcedId (decoded), the prefix in any case, one 
   assert.deepEqual(parseRoute(`${P}/orgs/a%20b`, single), { contextMissing: false, base: P, endpoint: 'orgs', sourcedId: 'a b' });
   assert.deepEqual(parseRoute(`${P}/orgs/a/`, single), { contextMissing: false, base: P, endpoint: 'orgs', sourcedId: 'a' });
   assert.deepEqual(parseRoute('/STD/Roster/ROSTERING/V1P2/orgs', single), { contextMissing: false, base: '/STD/Roster/ROSTERING/V1P2', endpoint: 'orgs' }, 'base keeps the raw spelling');
-  for (const path of [P, `${P}/`, `${P}/orgs//`, `${P}/orgs/a/b`, `${P}/orgs/%E0%A4%A`, `/std/roster/rostering/v1p1/orgs`, `/std/roster/rostering/orgs`, `/x${P}/orgs`, `/x/y/z${P}/orgs`, '/', '']) notFound(path, single);
+  for (const path of [`/std/roster/rostering/v1p1/orgs`, `/std/roster/rostering/orgs`, `/x${P}/orgs`, `/x/y/z${P}/orgs`, '/', '']) notFound(path, single);
+  // Under the prefix but naming no resource: unknown, answered 404 only after the token check.
+  for (const path of [P, `${P}/`, `${P}/orgs//`, `${P}/orgs/a/b`, `${P}/orgs/a/b/c`, `${P}/orgs/%E0%A4%A`]) unknown(path, single);
 });
 
 test('context routing: the context segment before the prefix, checked by its constraint; missing is not 404', () => {
@@ -30,7 +33,9 @@ test('context routing: the context segment before the prefix, checked by its con
   assert.deepEqual(parseRoute(`/2020${P}/orgs`, ctx).context, '2020');
   assert.deepEqual(parseRoute(`/2030${P}/orgs`, ctx).context, '2030');
   assert.deepEqual(parseRoute(`${P}/orgs`, ctx), { contextMissing: true, base: P, endpoint: 'orgs' });
-  for (const path of [`/2019${P}/orgs`, `/2031${P}/orgs`, `/x${P}/orgs`, `/2026/2026${P}/orgs`, `//${P}/orgs`]) notFound(path, ctx);
+  for (const path of [`/2026/2026${P}/orgs`, `//${P}/orgs`]) notFound(path, ctx);
+  // A context value its constraint refuses is still a path under the prefix: unknown (404 after the token check).
+  for (const path of [`/2019${P}/orgs`, `/2031${P}/orgs`, `/x${P}/orgs`, `/2026${P}/orgs/a/b`]) unknown(path, ctx);
 });
 
 test('multi-tenant: the tenant segment is required and decoded; with context, tenant then context', () => {

@@ -3,7 +3,9 @@ import type { Schema } from './json-schema.js';
 /**
  * The rostering read service's interface description: OneRoster 1.2-shaped reads under
  * `/std/roster/rostering/v1p2`. The seed leaves the payloads "not shown"; the shapes follow the
- * public 1.2 rostering standard as summarised in research/rostering.md §6.
+ * public 1.2 rostering standard as summarised in research/rostering.md §6: every member its
+ * record schemas define, those upstream never sends included (its binding allows no others but
+ * inside metadata and a credential).
  */
 export const ROSTER_PREFIX = '/std/roster/rostering/v1p2';
 
@@ -86,16 +88,20 @@ const TYPES: Record<RosterType, Schema> = {
     grades: { type: 'array', items: str }, subjects: { type: 'array', items: str },
     course: guidRef('course'), school: guidRef('org'), terms: { type: 'array', minItems: 1, items: guidRef('academicSession') },
     subjectCodes: { type: 'array', items: str }, periods: { type: 'array', items: str },
+    resources: { type: 'array', items: guidRef('resource') },
   }),
   course: base(['title', 'courseCode'], {
     title: str, schoolYear: guidRef('academicSession'), courseCode: str,
     grades: { type: 'array', items: str }, subjects: { type: 'array', items: str }, org: guidRef('org'),
+    subjectCodes: { type: 'array', items: str }, resources: { type: 'array', items: guidRef('resource') },
   }),
   demographics: base([], {
     birthDate: date, sex: { type: 'string', enum: ['male', 'female', 'unspecified', 'other'] },
     americanIndianOrAlaskaNative: boolString, asian: boolString, blackOrAfricanAmerican: boolString,
     nativeHawaiianOrOtherPacificIslander: boolString, white: boolString, demographicRaceTwoOrMoreRaces: boolString,
     hispanicOrLatinoEthnicity: boolString, countryOfBirthCode: str, stateOfBirthAbbreviation: str, cityOfBirth: str,
+    // In the 1.2 schema; upstream never sends it.
+    publicSchoolResidenceStatus: str,
   }),
   enrollment: base(['user', 'class', 'school', 'role'], {
     user: guidRef('user'), class: guidRef('class'), school: guidRef('org'),
@@ -118,11 +124,27 @@ const TYPES: Record<RosterType, Schema> = {
         properties: {
           roleType: { type: 'string', enum: ['primary', 'secondary'] },
           role: { type: 'string', enum: ['aide', 'counselor', 'districtAdministrator', 'guardian', 'parent', 'principal', 'proctor', 'relative', 'siteAdministrator', 'student', 'systemAdministrator', 'teacher'] },
-          org: guidRef('org'), beginDate: date, endDate: date,
+          org: guidRef('org'), userProfile: str, beginDate: date, endDate: date,
         },
       },
     },
     identifier: str, email: str, grades: { type: 'array', items: str },
+    // The rest of the 1.2 user schema, which upstream never sends: every member a 1.2 user record
+    // may hold (the standard's binding allows no others; extensions go in metadata), so the
+    // suites can tell a member of the standard from one a deployment made up.
+    pronouns: str, primaryOrg: guidRef('org'), sms: str, phone: str, password: str,
+    agents: { type: 'array', items: guidRef('user') },
+    userProfiles: {
+      type: 'array',
+      items: {
+        type: 'object', required: ['profileId', 'profileType', 'vendorId'],
+        properties: {
+          profileId: str, profileType: str, vendorId: str, applicationId: str, description: str,
+          credentials: { type: 'array', items: { type: 'object', required: ['type', 'username'], properties: { type: str, username: str, password: str }, additionalProperties: true } },
+        },
+      },
+    },
+    resources: { type: 'array', items: guidRef('resource') },
   }),
 };
 

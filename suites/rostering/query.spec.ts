@@ -1,9 +1,10 @@
 import type { APIRequestContext } from '@playwright/test';
 import { newEducationOrganizationId } from '../_harness/builders.js';
-import { rule } from '../_harness/rules.js';
+import { check, rule } from '../_harness/rules.js';
 import { target } from '../_harness/target.js';
 import { bearer, expectStatus, getRecords, reservedOrganizations, rosterUrl, seaToken, tokenFor, type RosterRecord } from './_support/service.js';
 import { recordsIn } from './_support/read.js';
+import { ENDPOINTS } from './_support/schema.js';
 import { test as base, expect } from './_support/test.js';
 import { Writer, buildDistrict, type World } from './_support/world.js';
 
@@ -111,14 +112,6 @@ test.describe('rostering query parameters', () => {
     }
   });
 
-  test('orders by sourcedId ascending without sort', rule('roster.roster-query.default-order-sourcedid'), async ({ request, world }) => {
-    const token = await schoolsOf(request, world);
-    for (const path of ['orgs', 'users', 'academicSessions', 'enrollments']) {
-      const got = ids((await getRecords(request, rosterUrl(path), token)));
-      expect(got.length, path).toBeGreaterThan(1);
-      expect(got, path).toEqual([...got].sort());
-    }
-  });
 
   test('sort with orderBy asc or desc orders by that field', rule('roster.roster-query.sort-and-order-by'), async ({ request, world }) => {
     const token = await schoolsOf(request, world);
@@ -211,3 +204,82 @@ test.describe('rostering query parameters', () => {
   });
 });
 
+/**
+ * The query parameters on every collection: the interface description gives each of them the same
+ * ones (limit, offset, sort, orderBy, filter, fields), and the tests above try most of them on a
+ * few collections (orgs, users, sessions, schools); these send each to every collection it
+ * declares, with the state agency's reader, which sees records in all of them.
+ */
+test.describe('query parameters on every collection', () => {
+  /** A check of another rule to make once the requests are done (checks run one at a time). */
+  type Later = { rule: string; title: string; run: () => Promise<unknown> };
+  type Each = (e: (typeof ENDPOINTS)[number], all: RosterRecord[], token: string) => Promise<Later[] | void>;
+  async function everyCollection(request: APIRequestContext, world: World, body: Each): Promise<void> {
+    const token = await seaToken(request, world);
+    // The collections side by side (each one's requests in order): a local run spends its time waiting.
+    const later = await Promise.all(ENDPOINTS.map(async (e) => {
+      const all = await getRecords(request, rosterUrl(`${e.endpoint}?limit=500`), token);
+      expect(all.length, `the world has ${e.endpoint}`).toBeGreaterThan(0);
+      return (await body(e, all, token)) ?? [];
+    }));
+    for (const c of later.flat()) await check(c.rule, c.title, c.run);
+  }
+  const get = (request: APIRequestContext, path: string, token: string) => request.get(rosterUrl(path), { headers: bearer(token) });
+
+  test('orders every collection by sourcedId ascending without sort', rule('roster.roster-query.default-order-sourcedid'), async ({ request, world }) => {
+    await everyCollection(request, world, async (e, all) => { expect(ids(all), e.endpoint).toEqual([...ids(all)].sort()); });
+  });
+
+  test('refuses a limit that is zero, not an integer or repeated with 400 invalid_data on every collection', rule('roster.roster-query.limit-invalid-400', 'roster.roster-errors.invalid-data-code-minor'), async ({ request, world }) => {
+    await everyCollection(request, world, async (e, _all, token) => {
+      for (const bad of ['limit=0', 'limit=abc', 'limit=1&limit=2']) await expectStatus(await get(request, `${e.endpoint}?${bad}`, token), 400, 'invalid_data');
+    });
+  });
+
+  test('offset skips records on every collection, and a negative or non-integer offset is 400 invalid_data', rule('roster.roster-query.offset-paging', 'roster.roster-errors.invalid-data-code-minor'), async ({ request, world }) => {
+    await everyCollection(request, world, async (e, all, token) => {
+      for (const offset of new Set([0, Math.floor(all.length / 2), all.length - 1, all.length])) {
+        const page = ids(await getRecords(request, rosterUrl(`${e.endpoint}?limit=1&offset=${offset}`), token));
+        expect(page, `${e.endpoint}?limit=1&offset=${offset}`).toEqual(ids(all).slice(offset, offset + 1));
+      }
+      for (const bad of ['offset=-1', 'offset=abc']) await expectStatus(await get(request, `${e.endpoint}?${bad}`, token), 400, 'invalid_data');
+    });
+  });
+
+  test('sort=sourcedId with orderBy desc and asc orders every collection', rule('roster.roster-query.sort-and-order-by'), async ({ request, world }) => {
+    await everyCollection(request, world, async (e, all, token) => {
+      const sorted = [...ids(all)].sort();
+      expect(ids(await getRecords(request, rosterUrl(`${e.endpoint}?sort=sourcedId&orderBy=desc`), token)), e.endpoint).toEqual([...sorted].reverse());
+      expect(ids(await getRecords(request, rosterUrl(`${e.endpoint}?sort=sourcedId&orderBy=asc`), token)), e.endpoint).toEqual(sorted);
+    });
+  });
+
+  test('fields returns only the named fields on every collection, and an unknown one is 400 invalid_data', rule('roster.roster-query.fields-selection', 'roster.roster-query.invalid-fields-400'), async ({ request, world }) => {
+    await everyCollection(request, world, async (e, _all, token) => {
+      const items = await getRecords(request, rosterUrl(`${e.endpoint}?fields=sourcedId,status&limit=500`), token);
+      expect(items.length, e.endpoint).toBeGreaterThan(0);
+      for (const r of items) expect(Object.keys(r).sort(), `${e.endpoint} ${r.sourcedId}`).toEqual(['sourcedId', 'status']);
+      const res = await get(request, `${e.endpoint}?fields=sourcedId,nosuchfield`, token);
+      return [{ rule: 'roster.roster-query.invalid-fields-400', title: `${e.endpoint}?fields=sourcedId,nosuchfield is 400 invalid_data`, run: () => expectStatus(res, 400, 'invalid_data') }];
+    });
+  });
+
+  test('filter on sourcedId finds exactly that record on every collection, and a filter on an unknown field is 400 invalid_data', rule('roster.roster-query.filter-grammar', 'roster.roster-query.filter-invalid-400'), async ({ request, world }) => {
+    await everyCollection(request, world, async (e, all, token) => {
+      const one = all[all.length - 1].sourcedId;
+      expect(ids(await getRecords(request, rosterUrl(`${e.endpoint}?filter=${encodeURIComponent(`sourcedId='${one}'`)}`), token)), e.endpoint).toEqual([one]);
+      const res = await get(request, `${e.endpoint}?filter=${encodeURIComponent("nosuchfield='x'")}`, token);
+      return [{ rule: 'roster.roster-query.filter-invalid-400', title: `${e.endpoint}?filter=nosuchfield='x' is 400 invalid_data`, run: () => expectStatus(res, 400, 'invalid_data') }];
+    });
+  });
+
+  test('sends X-Total-Count with the number of matching records on every collection, whatever the page', rule('roster.roster-query.total-count-header'), async ({ request, world }) => {
+    await everyCollection(request, world, async (e, all, token) => {
+      for (const query of ['limit=500', 'limit=1', `limit=1&offset=${all.length}`]) {
+        const res = await get(request, `${e.endpoint}?${query}`, token);
+        expect(res.status(), `${e.endpoint}?${query}`).toBe(200);
+        expect(res.headers()['x-total-count'], `${e.endpoint}?${query}`).toBe(String(all.length));
+      }
+    });
+  });
+});

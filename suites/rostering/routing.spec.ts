@@ -38,6 +38,17 @@ test.describe('single-tenant routing', () => {
     expect(await singleSees(request, [{ id: instances.otherStore }]), 'an instance naming another store').toBe(false);
   });
 
+  test('in the single-tenant flow the data store read is that of the instance a direct odsInstanceId claim names (seed: "odsInstanceId from the token")', rule('roster.roster-routing.flow-single-tenant'), async ({ request }) => {
+    // The seed's own words for the flow; the data API issues no such claim, so the token is crafted
+    // (testIssuer), without an odsInstances claim: only the direct claim names the instance.
+    const f = flow('single');
+    const d = district('single');
+    for (const [id, expected] of [[f.instances.plain, true], [f.instances.encrypted, true], [f.instances.otherStore, false]] as const) {
+      const token = await craftedOn(request, 'single', { claims: { odsInstanceId: id }, instances: null });
+      expect(await sees(request, f.rostering, '', token, d), `odsInstanceId ${id}, no odsInstances claim`).toBe(expected);
+    }
+  });
+
   test('tokens naming different instances, or routes naming different contexts, read different data stores', rule('roster.roster-routing.store-from-claims-and-route'), async ({ request }) => {
     const { instances } = flow('single');
     expect(await singleSees(request, [{ id: instances.encrypted }])).toBe(true);
@@ -207,6 +218,17 @@ test.describe('multi-tenant routing', () => {
     const f = flow('tenant');
     const d = district('tenant');
     expect(await sees(request, f.rostering, `/${f.dataTenant}`, await tokenOn(request, 'tenant', d, [{ id: f.instance }], f.dataTenant), d)).toBe(true);
+  });
+
+  test('serves the instance a direct odsInstanceId claim names, from the tenant\'s admin database (seed: "odsInstanceId from the token, against the tenant\'s admin database")', rule('roster.roster-routing.flow-multi-tenant'), async ({ request }) => {
+    // Crafted (testIssuer): the data API issues no direct claim. No odsInstances claim, so only
+    // the direct claim names the instance; the same id in the other tenant reads that tenant's store.
+    const f = flow('tenant');
+    const d = district('tenant');
+    for (const [tenant, expected] of [[f.dataTenant, true], [f.otherTenant, false]] as const) {
+      const token = await craftedOn(request, 'tenant', { claims: { odsInstanceId: f.instance }, instances: null, tenantId: tenant });
+      expect(await sees(request, f.rostering, `/${tenant}`, token, d), `tenant ${tenant}, odsInstanceId ${f.instance}, no odsInstances claim`).toBe(expected);
+    }
   });
 
   test('accepts a tenantId claim that differs from the route tenant only in letter case, either way round', rule('roster.roster-routing.tenant-claim-case-insensitive'), async ({ request }) => {

@@ -6,8 +6,9 @@ import type { RosteringNeighbour } from '../targets/types.js';
 import { credentials, target } from '../_harness/target.js';
 import { test, expect } from './_support/test.js';
 import { otherFlowToken, type Claim } from './_support/other-flow-tokens.js';
+import { routePrefixes } from './_support/routes.js';
 import { expectWithheld, readCollection } from './_support/read.js';
-import { RESOURCES, SCOPES, TOKEN_FAILURE_BODY, bearer, craftToken, declaredClient, expectUnauthorized, expectTokenFailure, issuedClaims, reservedOrganizations, rosterUrl, scope, tokenFor, trustedPublicKeyPem, type TokenSpec } from './_support/service.js';
+import { PREFIX, RESOURCES, SCOPES, TOKEN_FAILURE_BODY, bearer, getPastThrottle, craftToken, declaredClient, expectUnauthorized, expectTokenFailure, issuedClaims, reservedOrganizations, rosterUrl, scope, tokenFor, trustedPublicKeyPem, type TokenSpec } from './_support/service.js';
 
 /**
  * Token checks on every request (seed: Checks on every request): signature, algorithm, iss, aud,
@@ -39,12 +40,29 @@ test.describe('Authorization: Bearer on rostering requests', () => {
     await expectUnauthorized(await request.get(url()));
   });
 
-  test('answers 401 without a token on the collection and the item route of every resource', rule('roster.roster-auth.bearer-token-required', TOKEN_FAILURE_BODY), async ({ request }) => {
-    // Every route, not one: the token check guards item reads (an unknown id included) as well as lists.
-    for (const resource of RESOURCES) {
-      for (const path of [resource, `${resource}/no-such-record-${Date.now()}`]) {
-        const res = await request.get(rosterUrl(path));
-        expect(res.status(), path).toBe(401);
+  test('answers 401 without a token on the collection and the item route of every resource, under every route prefix', rule('roster.roster-auth.bearer-token-required', TOKEN_FAILURE_BODY), async ({ request }) => {
+    // Every route, not one: the token check guards item reads (an unknown id included) as well as
+    // lists, at the service and under each path shape the target's flows give.
+    for (const { where, origin, route } of routePrefixes()) {
+      for (const resource of RESOURCES) {
+        for (const path of [resource, `${resource}/no-such-record-${Date.now()}`]) {
+          const res = await getPastThrottle(request, `${origin}${route}${PREFIX}/${path}`);
+          expect(res.status(), `${where}: ${route}${PREFIX}/${path}`).toBe(401);
+          await expectUnauthorized(res);
+        }
+      }
+    }
+  });
+
+  test('answers 401 without a token on paths under the prefix that name no resource, under every route prefix', rule('roster.roster-auth.bearer-token-required', TOKEN_FAILURE_BODY), async ({ request }) => {
+    // "Every request to that prefix must carry a valid OAuth 2.0 bearer token" (seed): a path that
+    // names no resource is a request to the prefix too, so the token is checked before the path is
+    // routed (upstream checks it on its whole prefix too). With a token such a path is 404 (unknown-path-404).
+    const paths = ['nosuchresource', `nosuchresource/${Date.now()}`, 'classes/x/students', 'orgs/x/y/z', 'v1p2/orgs'];
+    for (const { where, origin, route } of routePrefixes()) {
+      for (const path of paths) {
+        const res = await getPastThrottle(request, `${origin}${route}${PREFIX}/${path}`);
+        expect(res.status(), `${where}: GET ${route}${PREFIX}/${path} without a token`).toBe(401);
         await expectUnauthorized(res);
       }
     }
@@ -278,6 +296,72 @@ test.describe('Authorization: Bearer on rostering requests', () => {
       const other = await request.get(rosterUrl('demographics'), { headers: bearer(await craftToken(request, { scope: form })) });
       expect(other.status(), `scope ${JSON.stringify(form)} on /demographics`).toBeGreaterThanOrEqual(400);
     }
+  });
+});
+
+/**
+ * The checks hold on every request (seed: Checks on every request), not on the one route the
+ * tests above use: each kind of failed check is sent to the collection and an item route of every
+ * resource the seed names (an id no record has: the item route is guarded whether or not the
+ * record exists), with the control that the accepted token passes the checks on each of them
+ * (any answer but 401: 200, or 404 for the unknown item).
+ */
+test.describe('token checks on every route', () => {
+  const routes = () => RESOURCES.flatMap((r) => [r, `${r}/0123456789abcdef0123456789abcdef`]);
+
+  async function refusedOnEveryRoute(request: Parameters<typeof tokenFor>[0], accepted: string, refused: [string, string][]): Promise<void> {
+    for (const path of routes()) {
+      const res = await request.get(rosterUrl(path), { headers: bearer(accepted) });
+      expect(res.status(), `the control, the accepted token, on ${path}: ${await res.text()}`).not.toBe(401);
+    }
+    for (const [what, authorization] of refused) {
+      for (const path of routes()) {
+        const res = await getPastThrottle(request, rosterUrl(path), { Authorization: authorization });
+        expect(res.status(), `${what}: GET ${path}`).toBe(401);
+        await expectUnauthorized(res);
+      }
+    }
+  }
+
+  // One failing token per rule on every route (the other variants of each are tried on /orgs
+  // above): a deployment protects itself from many failed checks (429), which the seed leaves open.
+  test('answers 401 for another scheme (Basic) on the collection and an item of every resource', rule('roster.roster-auth.non-bearer-scheme-401', TOKEN_FAILURE_BODY), async ({ request }) => {
+    const creds = credentials(target.clients.primary)!;
+    await refusedOnEveryRoute(request, await acceptedToken(request), [['Basic with the client\'s credentials', `Basic ${Buffer.from(`${creds.key}:${creds.secret}`).toString('base64')}`]]);
+  });
+
+  test('answers 401 for a token signed by another key, on the collection and an item of every resource', rule('roster.roster-auth.bad-signature-401', TOKEN_FAILURE_BODY), async ({ request }) => {
+    const accepted = await acceptedToken(request);
+    const forged = await new SignJWT(decodeJwt(accepted)).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(await importPKCS8(foreignKeyPem(), 'RS256'));
+    await refusedOnEveryRoute(request, accepted, [['signed by another key', `Bearer ${forged}`]]);
+  });
+
+  test('answers 401 for an unsigned token (alg none), on the collection and an item of every resource', rule('roster.roster-auth.signing-algorithm-enforced', TOKEN_FAILURE_BODY), async ({ request }) => {
+    const accepted = await acceptedToken(request);
+    await refusedOnEveryRoute(request, accepted, [['alg none', `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64(decodeJwt(accepted))}.`]]);
+  });
+
+  test('answers 401 for an expired token on the collection and an item of every resource', rule('roster.roster-auth.expired-token-401', TOKEN_FAILURE_BODY), async ({ request }) => {
+    const past = Math.floor(Date.now() / 1000) - 120;
+    const expired = await craftToken(request, { claims: { iat: past - 600, exp: past } });
+    await refusedOnEveryRoute(request, await craftToken(request, {}), [['expired', `Bearer ${expired}`]]);
+  });
+
+  test('answers 401 when iss differs from the configured issuer, on the collection and an item of every resource', rule('roster.roster-auth.issuer-mismatch-401', TOKEN_FAILURE_BODY), async ({ request }) => {
+    const { iss } = await issuedClaims(request);
+    const other = await craftToken(request, { claims: { iss: `${iss}x` } });
+    await refusedOnEveryRoute(request, await craftToken(request, {}), [[`iss ${iss}x`, `Bearer ${other}`]]);
+  });
+
+  test('answers 401 when aud differs from the configured audience, on the collection and an item of every resource', rule('roster.roster-auth.audience-mismatch-401', TOKEN_FAILURE_BODY), async ({ request }) => {
+    const other = await craftToken(request, { claims: { aud: 'https://audience.example.test' } });
+    await refusedOnEveryRoute(request, await craftToken(request, {}), [['aud https://audience.example.test', `Bearer ${other}`]]);
+  });
+
+  test('answers 401 for a token without a rostering scope, on the collection and an item of every resource', rule('roster.roster-auth.no-rostering-scope-401', TOKEN_FAILURE_BODY), async ({ request }) => {
+    const { sea } = reservedOrganizations();
+    const none = await tokenFor(request, { orgs: [sea], scopes: [] });
+    await refusedOnEveryRoute(request, await tokenFor(request, { orgs: [sea], scopes: ['core', 'demographics'] }), [['no rostering scope', `Bearer ${none}`]]);
   });
 });
 

@@ -3,7 +3,7 @@ import { notApplicable } from '../../_harness/capabilities.js';
 import { target } from '../../_harness/target.js';
 import { flowsDescription, type FlowsDescription } from './flows.js';
 import { heldMark, parseJson, recordsIn, recordsOf } from './read.js';
-import { PREFIX, bearer, craftToken, declaredClient, tokenFor } from './service.js';
+import { PREFIX, bearer, craftToken, declaredClient, rosteringOrigin, tokenFor } from './service.js';
 import { rosteringRun, type District } from './setup.js';
 
 /**
@@ -63,4 +63,18 @@ export async function serves(res: APIResponse, d: District): Promise<boolean> {
 export async function sees(request: APIRequestContext, origin: string, route: string, token: string, d: District): Promise<boolean> {
   const records = await recordsOf(await orgsUnder(request, origin, route, token));
   return records.some((r) => heldMark(r, districtMarks(d)));
+}
+
+/**
+ * Where the rostering prefix is served: the service itself, and under each routing flow the
+ * target describes, the route prefix its configuration gives (context value, tenant, both).
+ */
+export function routePrefixes(): { where: string; origin: string; route: string }[] {
+  const flows = flowsDescription();
+  const out = [{ where: 'the service', origin: rosteringOrigin(), route: '' }];
+  if (flows.single && flows.single.rostering.replace(/\/$/, '') !== out[0].origin) out.push({ where: 'the single-tenant flow', origin: flows.single.rostering, route: '' });
+  if (flows.context) out.push({ where: 'the context flow', origin: flows.context.rostering, route: `/${flows.context.instances.data.context}` });
+  if (flows.tenant) out.push({ where: 'the multi-tenant flow', origin: flows.tenant.rostering, route: `/${flows.tenant.dataTenant}` });
+  if (flows.tenantContext) out.push({ where: 'the multi-tenant flow with context', origin: flows.tenantContext.rostering, route: `/${flows.tenantContext.dataTenant}/${flows.tenantContext.instances.data.context}` });
+  return out.map((p) => ({ ...p, origin: p.origin.replace(/\/$/, '') }));
 }

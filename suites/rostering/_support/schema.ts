@@ -57,3 +57,42 @@ export function schemaErrors(type: string, record: unknown): string[] {
 
 /** Selectable members of a type (its schema properties). */
 export const membersOf = (type: string): string[] => Object.keys(document.components.schemas[type].properties);
+
+/**
+ * The demographic members: those of the demographics record that a user record does not have
+ * (every record has sourcedId, status, dateLastModified and metadata), read from the interface
+ * description, whose schemas are the 1.2 standard's.
+ */
+export const DEMOGRAPHIC_MEMBERS: readonly string[] = membersOf('demographics').filter((m) => !membersOf('user').includes(m));
+
+/** A member name without letter case or separators: `birth_date`, `BirthDate` and `birthDate` are one. */
+const squash = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** Paths of the members, at any depth, named as one of `names` in any letter case or with separators. */
+export function membersNamed(value: unknown, names: readonly string[], at = '$'): string[] {
+  const wanted = new Set(names.map(squash));
+  const walk = (v: unknown, path: string): string[] => {
+    if (Array.isArray(v)) return v.flatMap((x, i) => walk(x, `${path}[${i}]`));
+    if (!v || typeof v !== 'object') return [];
+    return Object.entries(v).flatMap(([k, x]) => [...(wanted.has(squash(k)) ? [`${path}.${k}`] : []), ...walk(x, `${path}.${k}`)]);
+  };
+  return walk(value, at);
+}
+
+type Shape = { $ref?: string; properties?: Record<string, Shape>; items?: Shape; additionalProperties?: boolean };
+const shapeOf = (s: Shape): Shape => (s.$ref ? (document.components.schemas[s.$ref.split('/').pop()!] as Shape) : s);
+
+/**
+ * Paths of the members a record holds that its type's schema does not define, at any depth
+ * (role items, user ids, references). An object the schema leaves free-form (metadata, the
+ * standard's place for extensions, and a credential, which allows more members) is not looked into.
+ */
+export function membersOutsideSchema(type: string, record: unknown): string[] {
+  const walk = (schema: Shape, v: unknown, path: string): string[] => {
+    const s = shapeOf(schema);
+    if (Array.isArray(v)) return s.items ? v.flatMap((x, i) => walk(s.items!, x, `${path}[${i}]`)) : [];
+    if (!v || typeof v !== 'object' || !s.properties) return [];
+    return Object.entries(v).flatMap(([k, x]) => (s.properties![k] ? walk(s.properties![k], x, `${path}.${k}`) : s.additionalProperties === true ? [] : [`${path}.${k}`]));
+  };
+  return walk(document.components.schemas[type] as Shape, record, '$');
+}

@@ -80,6 +80,14 @@ export const rosterQueryFaults: Fault[] = [
     },
   },
   {
+    name: 'roster-query-ignored-beyond-first-collections', family: 'roster.roster-query', suites: ['rostering/query.spec.ts'], grep: 'every collection',
+    description: 'only orgs, schools, users and academicSessions read their query parameters: on classes, courses, terms, gradingPeriods, enrollments, students, teachers and demographics limit, offset, sort, orderBy, fields and filter are ignored',
+    request: (req) => {
+      if (!isRoster(req) || !/\/v1p2\/(classes|courses|terms|gradingPeriods|enrollments|students|teachers|demographics)$/i.test(pathOf(req)) || !queryOf(req).size) return;
+      setQuery(req, new URLSearchParams());
+    },
+  },
+  {
     name: 'roster-no-claim-sees-everything', family: 'roster.roster-query', suites: ['rostering/visibility.spec.ts'],
     description: 'a token without educationOrganizationId sees every organization instead of nothing',
     request: async (req, tools) => {

@@ -57,6 +57,11 @@ export const rosterRoutingFaults: Fault[] = [
     description: 'a token\'s direct odsInstanceId claim is ignored: the odsInstances claim alone selects the instance (seed 001: "odsInstanceId from the token"; decision 41)',
     request: async (req, tools) => { if (isRoster(req)) await tools.tokens.rewrite(req, (c) => c.odsInstanceId !== undefined && delete c.odsInstanceId); },
   },
+  {
+    name: 'roster-instance-id-claim-ignored-single-flow', family: 'roster.roster-routing', suites: ['rostering/routing.spec.ts'], grep: 'direct odsInstanceId claim names',
+    description: 'the single-tenant flow takes the instance from the odsInstances claim alone, ignoring a direct odsInstanceId claim (seed 001, Routing flows: "odsInstanceId from the token"); the multi-tenant flow honours it',
+    request: async (req, tools) => { if (isRoster(req) && !req.route.multiTenant && !req.route.contextRouting) await tools.tokens.rewrite(req, (c) => c.odsInstanceId !== undefined && delete c.odsInstanceId); },
+  },
   // ---- conforming deviations: the seed allows them, the verdict must stay conformant ----
   {
     name: 'roster-context-missing-404', family: 'roster.roster-routing', suites: ['rostering'], expect: 'conformant',

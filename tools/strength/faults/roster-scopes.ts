@@ -38,6 +38,43 @@ export const rosterScopesFaults: Fault[] = [
       editJson(res, (body) => eachObject(body, (o) => { if (typeof o.sourcedId === 'string' && 'givenName' in o && !('birthDate' in o)) o.birthDate = '2010-12-10'; }));
     },
   },
+  // A demographic member under a name the old fixed list of 13 names missed: the suites now take
+  // the demographic members from the demographics schema (any spelling) and allow users only the
+  // 1.2 user schema's members.
+  {
+    name: 'roster-users-carry-sex-capitalised', family: 'roster.roster-scopes', suites: ['rostering/scopes.spec.ts'], grep: 'demographics record',
+    description: 'user records carry the demographics record\'s sex as "Sex" (another letter case) whatever the scopes',
+    response: (res, req) => {
+      if (!isRoster(req) || res.status !== 200 || !/\/(users|students|teachers)(\/|$|\?)/.test(pathOf(req))) return;
+      editJson(res, (body) => eachObject(body, (o) => { if (typeof o.sourcedId === 'string' && 'givenName' in o) o.Sex = 'female'; }));
+    },
+  },
+  {
+    name: 'roster-users-carry-gender', family: 'roster.roster-scopes', suites: ['rostering/scopes.spec.ts'], grep: 'demographics record',
+    description: 'user records carry a "gender" member (no member of the 1.2 user schema; the sex of /demographics by another name) whatever the scopes',
+    response: (res, req) => {
+      if (!isRoster(req) || res.status !== 200 || !/\/(users|students|teachers)(\/|$|\?)/.test(pathOf(req))) return;
+      editJson(res, (body) => eachObject(body, (o) => { if (typeof o.sourcedId === 'string' && 'givenName' in o) o.gender = 'F'; }));
+    },
+  },
+  {
+    name: 'roster-users-metadata-carries-race', family: 'roster.roster-scopes', suites: ['rostering/scopes.spec.ts'], grep: 'demographics record',
+    description: 'user records carry the race and ethnicity flags inside metadata (the standard\'s free-form extension member) whatever the scopes',
+    response: (res, req) => {
+      if (!isRoster(req) || res.status !== 200 || !/\/(users|students|teachers)(\/|$|\?)/.test(pathOf(req))) return;
+      editJson(res, (body) => eachObject(body, (o) => {
+        if (typeof o.sourcedId === 'string' && 'givenName' in o) o.metadata = { ...(o.metadata as object), demographics: { american_indian_or_alaska_native: 'false', hispanicOrLatinoEthnicity: 'true' } };
+      }));
+    },
+  },
+  {
+    name: 'roster-enrollments-carry-birth-date', family: 'roster.roster-scopes', suites: ['rostering/scopes.spec.ts'], grep: 'demographics record',
+    description: 'enrollments carry the enrolled person\'s birth date inside their user reference (a core resource other than users holding a demographic member)',
+    response: (res, req) => {
+      if (!isRoster(req) || res.status !== 200 || !/\/enrollments(\/|$|\?)/.test(pathOf(req))) return;
+      editJson(res, (body) => eachObject(body, (o) => { if (typeof o.sourcedId === 'string' && o.user && typeof o.user === 'object') (o.user as Record<string, unknown>).birthDate = '2009-05-05'; }));
+    },
+  },
   {
     name: 'roster-missing-scope-403', family: 'roster.roster-scopes', suites: ['rostering/scopes.spec.ts'],
     description: 'a valid token without the scope a route needs is answered 403, as upstream does (seed 001: any failed check is 401; decision 36)',

@@ -2,6 +2,15 @@
 import { header, pathOf, Tokens } from '../proxy.js';
 import { acceptOtherRsaAlgorithms, isRoster, now, rosterAnswer, ROSTER_SCOPES, type Fault } from './helpers.js';
 
+/** A path under the rostering prefix naming none of the seed's resources (nor one of their items). */
+const ROSTER_RESOURCES = ['academicsessions', 'classes', 'courses', 'enrollments', 'orgs', 'schools', 'terms', 'gradingperiods', 'users', 'students', 'teachers', 'demographics'];
+function unknownRosterPath(path: string): boolean {
+  const m = /\/std\/roster\/rostering\/v1p2\/(.*)$/i.exec(path);
+  if (!m) return false;
+  const rest = m[1].replace(/\/$/, '').split('/');
+  return !(rest.length <= 2 && ROSTER_RESOURCES.includes(rest[0].toLowerCase()) && rest.every(Boolean));
+}
+
 /** A token path a client-credentials request may be sent to, anywhere under the rostering service. */
 const tokenPath = (path: string) => /\/(oauth2?|connect)\/token$/.test(path);
 
@@ -94,6 +103,30 @@ export const rosterTokensFaults: Fault[] = [
       const token = await tools.tokens.sign({ iss: req.route.issuer, aud: req.route.audience, iat: now(), exp: now() + 1800, client_id: tools.clients.primary.key, scope: ROSTER_SCOPES.join(' ') });
       return rosterAnswer(200, { access_token: token, token_type: 'bearer', expires_in: 1800 });
     },
+  },
+  {
+    name: 'roster-token-checked-on-orgs-only', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'], grep: 'every resource',
+    description: 'the rostering service checks a token\'s signature, algorithm, exp, iss and aud on /orgs only: on every other route any token that decodes is taken (seed 001: "Checks on every request")',
+    request: async (req, tools) => {
+      const token = isRoster(req) ? Tokens.bearer(req) : undefined;
+      if (!token || !req.route.issuer || /\/v1p2\/orgs(\/|$|\?)/i.test(pathOf(req))) return;
+      await tools.tokens.rewrite(req, (c) => {
+        Object.assign(c, { iss: req.route.issuer, aud: req.route.audience, exp: Math.max(Number(c.exp ?? 0), now() + 600) });
+        delete c.nbf;
+        return true;
+      }, { unsigned: true });
+    },
+  },
+  {
+    name: 'roster-unknown-path-without-token-200', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'], grep: 'name no resource',
+    description: 'a path under the rostering prefix that names no resource is answered 200 {} without a token (seed 001: every request to the prefix needs a valid token)',
+    request: (req) => (isRoster(req) && !header(req, 'authorization') && unknownRosterPath(pathOf(req)) ? rosterAnswer(200, {}) : undefined),
+  },
+  {
+    name: 'roster-unknown-path-without-token-500', family: 'roster.roster-auth', suites: ['rostering/tokens.spec.ts'], grep: 'name no resource',
+    description: 'a path under the rostering prefix that names no resource is answered 500 without a token, the router failing before the token check',
+    request: (req) => (isRoster(req) && !header(req, 'authorization') && unknownRosterPath(pathOf(req))
+      ? rosterAnswer(500, { stdx_codeMajor: 'failure', stdx_severity: 'error', stdx_description: 'An internal server error occurred' }) : undefined),
   },
   // ---- conforming deviations: the seed allows them, the verdict must stay conformant ----
   {
