@@ -75,11 +75,23 @@ export interface Created {
 }
 
 interface BuildOptions {
-  /** Fill every member, optional ones included (optional references, every collection). */
-  full?: boolean;
+  /**
+   * Fill every member, optional ones included (optional references, every collection); or, with
+   * a predicate, the optional members it picks and the optional objects and collections holding
+   * one at any depth, so a test about those members creates no optional reference or descriptor
+   * it does not need.
+   */
+  full?: Fill;
   /** Values to use for same-named key members (key unification), by query name. */
   context?: Record<string, unknown>;
 }
+
+/** Which optional members a body carries: none, all, or those a predicate picks (with what holds them). */
+type Fill = boolean | ((f: Field) => boolean);
+const holds = (f: Field, pick: (f: Field) => boolean): boolean =>
+  (f.kind === 'object' && Object.values(f.fields).some((x) => pick(x) || holds(x, pick)))
+  || (f.kind === 'collection' && Object.values(f.item).some((x) => pick(x) || holds(x, pick)));
+const fills = (full: Fill, f: Field) => full === true || (typeof full === 'function' && (full(f) || holds(f, full)));
 
 /** Values already chosen at one level of the document, by query name (key unification). */
 type Context = Map<string, { value: unknown; kind: string }>;
@@ -155,7 +167,7 @@ export class Builder {
       } else if (f.kind !== 'collection' && f.kind !== 'object' && f.kind !== 'extension') ctx.set(name, { value, kind: typeof value });
     }
     const skip = new Set(Object.keys(overrides));
-    const body = await this.fields(r, r.fields, '$', ctx, !!opts.full, skip);
+    const body = await this.fields(r, r.fields, '$', ctx, opts.full ?? false, skip);
     for (const [k, v] of Object.entries(overrides)) {
       if (v === undefined) delete body[k];
       else body[k] = v;
@@ -192,9 +204,9 @@ export class Builder {
 
   // ---- internals ----------------------------------------------------------------------------
 
-  private async fields(r: CompiledResource, fields: Fields, base: string, ctx: Context, full: boolean, skip = new Set<string>()): Promise<Body> {
+  private async fields(r: CompiledResource, fields: Fields, base: string, ctx: Context, full: Fill, skip = new Set<string>()): Promise<Body> {
     const out: Body = {};
-    const wanted = Object.entries(fields).filter(([name, f]) => !skip.has(name) && (f.required || f.identity || full) && f.kind !== 'extension' && !('readOnly' in f && f.readOnly));
+    const wanted = Object.entries(fields).filter(([name, f]) => !skip.has(name) && (f.required || f.identity || fills(full, f)) && f.kind !== 'extension' && !('readOnly' in f && f.readOnly));
     // Scalars and descriptors first, then references (pinned by the scalars), then nested members.
     for (const [name, f] of wanted) {
       if (f.kind === 'descriptor') {

@@ -125,3 +125,30 @@ export function keyMaxLength(target: string, path: string): number | undefined {
   }
   return undefined;
 }
+
+/** Whether a write was accepted (201, or 200 for an upsert); an accepted record is tracked, so it is deleted after the test. */
+async function accepted(api: DataClient, endpoint: string, body: Body): Promise<{ ok: boolean; why: string }> {
+  const res = await api.post(endpoint, body);
+  if (res.status() < 300 && res.headers().location) api.track(res.headers().location);
+  const ok = res.status() === 201 || res.status() === 200;
+  return { ok, why: ok ? '' : `${res.status()} ${(await res.text()).slice(0, 300)}` };
+}
+
+/**
+ * Expects a write with `change` applied to every chosen member to be accepted (201, or 200 for
+ * an upsert): all at once first, and when that is not accepted, each member alone, so the
+ * failure names the members refused (with the answer). `what` says what was done to them.
+ */
+export async function expectEachAccepted(api: DataClient, endpoint: string, fields: Fields, body: Body, choose: (m: Member) => boolean, change: (m: Member) => void, what: string): Promise<void> {
+  const all = changed(fields, body, choose, change);
+  expect(all.members.length, `members to send ${what}`).toBeGreaterThan(0);
+  const batch = await accepted(api, endpoint, all.body);
+  if (batch.ok) return;
+  const refused: string[] = [];
+  for (const m of all.members) {
+    const alone = await accepted(api, endpoint, changed(fields, body, (x) => x.path === m.path, change).body);
+    if (!alone.ok) refused.push(`${m.path} (${alone.why})`);
+  }
+  expect(refused, `members ${what}, refused alone`).toEqual([]);
+  expect(batch.why, `every member ${what} at once (${all.members.map((m) => m.path).join(', ')}), though each alone was accepted`).toBe('');
+}

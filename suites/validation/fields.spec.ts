@@ -60,14 +60,7 @@ test.describe('required members and lengths', () => {
     });
   }
 
-  // Long enough for any minimum length (upstream's 5): the space is the only fault.
-  for (const [edge, spaced] of [['leading', (v: string) => ` ${v}`], ['trailing', (v: string) => `${v} `]] as const) {
-    test(`refuses a natural-key value with a ${edge} space with 400 at its path`, rule('data.validation.natural-key-whitespace-400'), async ({ api, data }) => {
-      const body = await data.body('academicWeek');
-      body.weekIdentifier = spaced(body.weekIdentifier as string);
-      expect(paths(await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed'))).toContain('$.weekIdentifier');
-    });
-  }
+  // Natural-key strings with a space around, on every resource: suites/validation/whitespace.spec.ts.
 });
 
 test.describe('types', () => {

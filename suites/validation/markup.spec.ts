@@ -4,6 +4,8 @@ import { descriptorBody } from '../_harness/builders.js';
 import type { DataClient } from '../_harness/fixtures.js';
 import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
+import { expectEachRefused, hasMember, type Member } from '../_harness/members.js';
+import { model } from '../../spec/model/index.js';
 import type { APIResponse } from '@playwright/test';
 
 /**
@@ -90,4 +92,30 @@ test.describe('dangerous markup', () => {
     const created = await data.create('assessment', { contentStandard: { title: 'a < b, R&D' } });
     expect((await (await api.get(created.url)).json()).contentStandard.title).toBe('a < b, R&D');
   });
+});
+
+/**
+ * Every string member of every resource the model has (decision 43), descriptors, nested objects
+ * and collection items included, holding each form of markup in turn (one body per form, the
+ * form appended to the member's own text and the text cut so the value stays within the
+ * maximum length): refused with 400 at that member's path. Descriptor-valued members and a
+ * reference's key fields are left out: they name a descriptor or a record, and no record holding
+ * markup can exist, so a refusal there would not show the markup check.
+ */
+const suffixes: [string, string][] = [['< followed by a letter', '<b>'], ['< followed by !', '<!--'], ['< followed by /', '</p>'], ['< followed by ?', '<?x'], ['&#', '&#60;']];
+const isText = (m: Member) => m.field?.kind === 'string' && !m.field.readOnly && typeof m.parent[m.name] === 'string';
+const withMarkup = (form: string) => (m: Member) => {
+  const max = (m.field as { maxLength?: number }).maxLength ?? Infinity;
+  m.parent[m.name] = `${(m.parent[m.name] as string).slice(0, Math.max(0, max - form.length))}${form}`;
+};
+
+test.describe('dangerous markup in every string member of every resource', () => {
+  for (const r of model.resources.filter((x) => hasMember(x.fields, (f) => f.kind === 'string' && !f.readOnly))) {
+    test(`refuses every form of markup in every string member of ${r.name} with 400 at that member's path`, rule('data.validation.dangerous-markup-400'), async ({ api, data }) => {
+      const body = await data.body(r.name, {}, { full: (f) => f.kind === 'string' && !f.readOnly });
+      // A descriptor body carries only its required members: its optional description is added.
+      if (r.isDescriptor) body.description ??= 'Conformance description';
+      for (const [form, suffix] of suffixes) await expectEachRefused(api, r.endpoint, r.fields, body, isText, withMarkup(suffix), `holding ${form} (${suffix})`);
+    });
+  }
 });

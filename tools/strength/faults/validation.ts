@@ -1,5 +1,6 @@
 /** Faulty deployments that break data.validation. */
-import { dataPath, eachObject, header, jsonOf, queryOf, setJson, setQuery, type ProxiedRequest, type ProxiedResponse } from '../proxy.js';
+import { randomUUID } from 'node:crypto';
+import { answerJson, dataPath, eachObject, header, jsonOf, pathOf, queryOf, setJson, setQuery, type ProxiedRequest, type ProxiedResponse } from '../proxy.js';
 import { isData, isWrite, isJson, problem, problemOf, editJson, editRequestJson, mapStrings, notJsonBody, type Fault } from './helpers.js';
 import type { Fields } from '../../../spec/model/dsl.js';
 import { model } from '../../../spec/model/index.js';
@@ -46,12 +47,15 @@ function editScalars(fields: Fields, body: Record<string, unknown>, edit: Scalar
   return changed;
 }
 
+/** The model entry of a data request's resource, for writes only. */
+const byEndpoint = new Map(model.resources.map((r) => [r.endpoint.toLowerCase(), r]));
+const writtenResource = (req: ProxiedRequest) => (dataPath(req) && isWrite(req) ? byEndpoint.get(dataPath(req)!.resource.toLowerCase()) : undefined);
+
 /** A deployment whose writes of the chosen resources store what `edit` makes of each scalar member. */
 function editsScalars(resource: (name: string) => boolean, edit: ScalarEdit): Pick<Fault, 'request'> {
-  const byEndpoint = new Map(model.resources.map((r) => [r.endpoint.toLowerCase(), r]));
   return {
     request: (req) => {
-      const r = dataPath(req) && isWrite(req) ? byEndpoint.get(dataPath(req)!.resource.toLowerCase()) : undefined;
+      const r = writtenResource(req);
       if (r && resource(r.name)) editRequestJson(req, (b) => editScalars(r.fields, b, edit));
     },
   };
@@ -128,6 +132,98 @@ function storesDateTimes(): Pick<Fault, 'request' | 'response'> {
     },
   };
 }
+
+/** Where each member the model picks sits in `body` (JSON paths with item indexes), nested objects and every collection item included. */
+function pathsOf(fields: Fields, body: Record<string, unknown>, pick: (f: Fields[string], value: unknown, depth: Depth) => boolean, base = '$', depth: Depth = 'top'): string[] {
+  return Object.entries(fields).flatMap(([name, f]) => {
+    const v = body[name];
+    const here = pick(f, v, depth) ? [`${base}.${name}`] : [];
+    const inner: Depth = f.kind === 'collection' || depth === 'item' ? 'item' : 'object';
+    if (f.kind === 'object' && v && typeof v === 'object') return [...here, ...pathsOf(f.fields, v as Record<string, unknown>, pick, `${base}.${name}`, inner)];
+    if (f.kind === 'collection' && Array.isArray(v)) return [...here, ...v.flatMap((x, i) => (x && typeof x === 'object' ? pathsOf(f.item, x as Record<string, unknown>, pick, `${base}.${name}[${i}]`, inner) : []))];
+    return here;
+  });
+}
+
+/** Trims the spaces around a natural-key string instead of refusing it, where `where` says. */
+const trimsKeys = (where: (d: Depth) => boolean): ScalarEdit => (f, v, d) =>
+  f.kind === 'string' && f.identity && typeof v === 'string' && where(d) ? v.trim() : v;
+
+/** A deployment that refuses JSON null in the nullable members `where` picks, on the chosen resources, with 400 at their paths. */
+function refusesNull(resource: (name: string) => boolean, where: (d: Depth) => boolean): Pick<Fault, 'request'> {
+  return {
+    request: (req) => {
+      const r = writtenResource(req);
+      const body = r && resource(r.name) ? jsonOf(req) : undefined;
+      if (!r || !body || typeof body !== 'object' || Array.isArray(body)) return;
+      const paths = pathsOf(r.fields, body as Record<string, unknown>, (f, v, d) => !!f.nullable && v === null && where(d));
+      if (paths.length) return problem('bad-request:data-validation-failed', { validationErrors: Object.fromEntries(paths.map((p) => [p, [`${p.split('.').pop()!.replace(/\[\d+\]$/, '')} must not be null.`]])) });
+    },
+  };
+}
+
+/**
+ * A deployment that accepts a required array sent with zero items on the chosen resources: when
+ * the reference refuses a POST only at the paths of its empty required arrays, the proxy answers
+ * 201 itself and keeps the record (GET and DELETE of it are answered from that memory).
+ */
+function acceptsEmptyRequiredArrays(resource: (name: string) => boolean): Pick<Fault, 'request'> {
+  const kept = 'empty-arrays ';
+  return {
+    request: async (req, tools) => {
+      const id = dataPath(req)?.rest.length === 1 ? dataPath(req)!.rest[0] : undefined;
+      const stored = id ? tools.state.get(kept + id) as Record<string, unknown> | undefined : undefined;
+      if (stored && req.method === 'GET') { const res: ProxiedResponse = { status: 200, headers: {}, body: Buffer.alloc(0) }; answerJson(res, 200, stored); return res; }
+      if (stored && req.method === 'DELETE') { tools.state.delete(kept + id); return { status: 204, headers: {}, body: Buffer.alloc(0) }; }
+      const r = req.method === 'POST' && dataPath(req)?.rest.length === 0 ? writtenResource(req) : undefined;
+      const body = r && resource(r.name) ? jsonOf(req) as Record<string, unknown> | undefined : undefined;
+      if (!r || !body || typeof body !== 'object') return;
+      const empties = pathsOf(r.fields, body, (f, v) => f.kind === 'collection' && !!f.required && Array.isArray(v) && v.length === 0);
+      if (!empties.length) return;
+      const res = await tools.upstream(req);
+      const errors = Object.keys((problemOf(res)?.validationErrors ?? {}) as object);
+      if (res.status !== 400 || !errors.length || !errors.every((p) => empties.includes(p))) return res;
+      const newId = randomUUID().replace(/-/g, '');
+      tools.state.set(kept + newId, { id: newId, ...body });
+      return { status: 201, headers: { location: `http://${header(req, 'host')}${pathOf(req)}/${newId}` }, body: Buffer.alloc(0) };
+    },
+  };
+}
+
+/** Removes the nullable members sent as null, at any depth; answers whether it removed one. */
+function dropNulls(fields: Fields, body: Record<string, unknown>): boolean {
+  let changed = false;
+  for (const [name, f] of Object.entries(fields)) {
+    const v = body[name];
+    if (v === null && f.nullable) { delete body[name]; changed = true; } else if (f.kind === 'object' && v && typeof v === 'object') changed = dropNulls(f.fields, v as Record<string, unknown>) || changed;
+    else if (f.kind === 'collection' && Array.isArray(v)) for (const x of v) if (x && typeof x === 'object') changed = dropNulls(f.item, x as Record<string, unknown>) || changed;
+  }
+  return changed;
+}
+
+/** The strings of a JSON value with the name of the member holding each (an array item: its array's name) and its depth (top-level members: 1). */
+function mapMembers(value: unknown, edit: (s: string, name: string, depth: number) => string, name = '', depth = 0): unknown {
+  if (typeof value === 'string') return edit(value, name, depth);
+  if (Array.isArray(value)) return value.map((v) => mapMembers(v, edit, name, depth + 1));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapMembers(v, edit, k, depth + 1)]));
+  return value;
+}
+
+/** Like storesMarkup, with the resource and the member's name to choose by. */
+function storesMarkupIn(lets: (resource: string, member: string, s: string) => boolean): Pick<Fault, 'request' | 'response'> {
+  return {
+    request: (req) => {
+      const r = writtenResource(req);
+      const body = r ? jsonOf(req) : undefined;
+      if (r && body !== undefined) setJson(req, mapMembers(body, (s, name) => (DANGEROUS.test(s) && lets(r.name, name, s) ? hide(s) : s)));
+    },
+    response: (res, req) => { if (isData(req)) editJson(res, (body) => mapStrings(body, show)); },
+  };
+}
+
+/** The resources and members the hand-written markup tests write markup into (suites/validation/markup.spec.ts). */
+const MARKUP_EXAMPLES = new Set(['academicSubjectDescriptor', 'accountabilityRating', 'assessment', 'course']);
+const MARKUP_EXAMPLE_MEMBERS = new Set(['shortDescription', 'description', 'rating', 'title', 'identificationCode']);
 
 export const validationFaults: Fault[] = [
   {
@@ -336,5 +432,62 @@ export const validationFaults: Fault[] = [
     name: 'int32-clamped-beyond-the-examples', family: 'data.validation', suites: ['validation'],
     description: 'an int32 value outside the int32 range is clamped to the nearer end and stored, on every resource but academicWeek and bellSchedule (the hand-written tests\' examples)',
     ...editsScalars((name) => name !== 'academicWeek' && name !== 'bellSchedule', clampsInt32),
+  },
+  // The siblings of the one-member tests of issue 21 points 1, 4 and 6: caught by the generated
+  // whitespace.spec.ts, empty-arrays.spec.ts, nullable.spec.ts and markup.spec.ts only.
+  {
+    name: 'key-whitespace-trimmed-in-collection-items', family: 'data.validation', suites: ['validation/whitespace.spec.ts'],
+    description: 'a natural-key string of a collection item or nested object with a space around (an address\'s city, possibleResponses[].responseValue) is trimmed and stored instead of refused; the resource\'s own top-level keys are still refused',
+    ...editsScalars(() => true, trimsKeys((d) => d !== 'top')),
+  },
+  {
+    name: 'key-whitespace-trimmed-beyond-the-examples', family: 'data.validation', suites: ['validation/whitespace.spec.ts'],
+    description: 'natural-key strings with a space around are refused on academicWeek only (the seed\'s example); every other resource trims them and stores the record',
+    ...editsScalars((name) => name !== 'academicWeek', trimsKeys(() => true)),
+  },
+  {
+    name: 'empty-required-arrays-accepted-beyond-the-examples', family: 'data.validation', suites: ['validation/empty-arrays.spec.ts'],
+    description: 'a required array with zero items is refused on bellSchedule, course and calendarDate only (the seed\'s examples); on every other resource the record is stored',
+    ...acceptsEmptyRequiredArrays((name) => !['bellSchedule', 'course', 'calendarDate'].includes(name)),
+  },
+  {
+    name: 'null-refused-beyond-the-examples', family: 'data.validation', suites: ['validation/nullable.spec.ts'],
+    description: 'JSON null in a nullable member is accepted on classPeriod only (the hand-written test\'s example); every other resource refuses it with 400 at its path',
+    ...refusesNull((name) => name !== 'classPeriod', () => true),
+  },
+  {
+    name: 'null-refused-in-nested-members', family: 'data.validation', suites: ['validation/nullable.spec.ts'],
+    description: 'JSON null is accepted in top-level nullable members only: inside a nested object or a collection item it is refused with 400',
+    ...refusesNull(() => true, (d) => d !== 'top'),
+  },
+  {
+    name: 'markup-stored-beyond-the-examples', family: 'data.validation', suites: ['validation/markup.spec.ts'],
+    description: 'markup is refused on academicSubjectDescriptor, accountabilityRating, assessment and course only (the hand-written tests\' resources); every other resource stores it',
+    ...storesMarkupIn((resource) => !MARKUP_EXAMPLES.has(resource)),
+  },
+  {
+    name: 'markup-checked-on-the-examples-members-only', family: 'data.validation', suites: ['validation/markup.spec.ts'],
+    description: 'markup is refused only in members named as the hand-written tests\' (shortDescription, description, rating, title, identificationCode); any other string member, of any resource, stores it',
+    ...storesMarkupIn((_resource, member) => !MARKUP_EXAMPLE_MEMBERS.has(member)),
+  },
+  // Conforming deviations of the same rules: the generated tests must not ask for more than the seed.
+  {
+    name: 'null-taken-as-absent', family: 'data.validation', suites: ['validation/nullable.spec.ts'], expect: 'conformant',
+    description: 'a nullable member sent as JSON null is stored as if it had been left out (GET does not return it), in every resource and at any depth',
+    request: (req) => {
+      const r = writtenResource(req);
+      if (r) editRequestJson(req, (b) => dropNulls(r.fields, b));
+    },
+  },
+  {
+    name: 'key-whitespace-other-wording', family: 'data.validation', suites: ['validation/whitespace.spec.ts', 'errors'], expect: 'conformant',
+    description: 'a natural-key string with a space around is refused at its path with the message "<member> must not start or end with a space." instead of upstream\'s "cannot contain leading or trailing spaces."',
+    response: (res, req) => {
+      const p = isData(req) ? problemOf(res) : undefined;
+      const errors = p?.validationErrors as Record<string, string[]> | undefined;
+      if (!errors) return;
+      p!.validationErrors = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, v.map((m) => m.replace(/^(\S+) cannot contain leading or trailing spaces\.$/, '$1 must not start or end with a space.'))]));
+      setJson(res, p);
+    },
   },
 ];
