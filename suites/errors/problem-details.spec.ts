@@ -19,9 +19,9 @@ interface ErrorKind {
   suffix: string;
   family?: true;
   /**
-   * The seed shows no body for the case (404, 500) or does not name it at all (413): an empty or
-   * non-problem answer is conformant, so only a problem-details body it does send is judged, by
-   * the content-type and correlation rules; shape and type are left to their SHOULD rules.
+   * The seed shows no body for the case (404, 500): an empty or non-problem answer is conformant,
+   * so only a problem-details body it does send is judged, by the content-type and correlation
+   * rules; shape and type are left to their SHOULD rules (not-found-body, system-error-500).
    */
   unshown?: true;
   provoke: Provoke;
@@ -41,8 +41,10 @@ async function schoolOf(api: DataClient, week: { body: Record<string, unknown> }
 /**
  * Every kind of error the data API answers: each row of the seed's Errors table (every 401 cause,
  * every 403 the seed names, the 405 of a routing error and of a snapshot write, each 409), the 404
- * of an unknown id and of an unknown path, the 413 of an over-large body and a 500. Kinds that
- * need a client or hook the target does not declare are not applicable there.
+ * of an unknown id and of an unknown path, and a 500. Kinds that need a client or hook the target
+ * does not declare are not applicable there. A 413 is left out: the seed names no body limit, a
+ * host's may lie far above any body worth sending, and a server that answers before reading the
+ * whole body breaks the connection of a proxy still sending it.
  */
 const cases: ErrorKind[] = [
   { name: '400 data validation', suffix: 'bad-request:data-validation-failed', provoke: async ({ api, data }, h) => api.post('academicWeeks', await data.body('academicWeek', { weekIdentifier: undefined }), h) },
@@ -108,8 +110,6 @@ const cases: ErrorKind[] = [
   { name: '412 optimistic lock on PUT', suffix: 'optimistic-lock-failed', provoke: async ({ api, data }, h) => { const c = await data.create('academicWeek'); return api.put(c.url, c.body, { ...h, 'If-Match': '"stale"' }); } },
   { name: '415 another Content-Type', suffix: 'unsupported-media-type', provoke: async ({ api, data }, h) => tracked(api, await api.post('academicWeeks', await data.body('academicWeek'), { ...h, 'Content-Type': 'text/plain' })) },
   { name: '415 no Content-Type', suffix: 'unsupported-media-type', provoke: async ({ api, data }, h) => tracked(api, await raw('POST', api.url('academicWeeks'), api.headers(h), JSON.stringify(await data.body('academicWeek')))) },
-  // Past the host's body limit (the reference's default is 4 MiB; a host that takes more answers otherwise: not applicable).
-  { name: '413 over-large body', suffix: 'request-entity-too-large', unshown: true, provoke: ({ api }, h) => raw('POST', api.url('academicWeeks'), api.headers({ ...h, ...JSON_TYPE }), `{}${' '.repeat(4 * 1024 * 1024 + 1024)}`) },
   {
     name: '500 system error', suffix: 'system', unshown: true,
     provoke: ({ api, request }, h) => {
@@ -135,18 +135,17 @@ function problemIn(text: string): Record<string, unknown> | undefined {
 }
 
 /**
- * Provokes the kind: a kind of the seed's table must come with its status; an unshown kind is
- * judged only when it came with its status and a problem-details body, else not applicable.
+ * Provokes the kind. Whether the deployment refuses it, and with which status, is the business of
+ * the rules about that case (problem-types.spec.ts and each family's suites): here an answer that
+ * is no error at all leaves the body rules nothing to judge (not applicable), and so does an
+ * unshown kind answered with another status (its title would not say what was judged).
  */
 async function provoked(c: ErrorKind, ctx: Ctx, h: Record<string, string> = {}): Promise<{ res: APIResponse | RawResponse; problem: Record<string, unknown> | undefined }> {
   const res = await c.provoke(ctx, h);
   const text = await res.text();
-  const problem = problemIn(text);
-  if (c.unshown) {
-    if (res.status() !== statusOf(c.suffix)) notApplicable(`${c.name}: the deployment answered ${res.status()} (${text.slice(0, 120)})`);
-    if (!problem) notApplicable(`${c.name}: the deployment answered without a problem-details body, which the seed allows`);
-  } else expect(res.status(), `${c.name}: ${text.slice(0, 500)}`).toBe(statusOf(c.suffix));
-  return { res, problem };
+  if (res.status() < 400) notApplicable(`${c.name}: the deployment answered ${res.status()}, no error (${text.slice(0, 120)})`);
+  if (c.unshown && res.status() !== statusOf(c.suffix)) notApplicable(`${c.name}: the deployment answered ${res.status()} (${text.slice(0, 120)})`);
+  return { res, problem: problemIn(text) };
 }
 
 const CONTENT_TYPE = 'data.errors.content-type-json-utf8';
@@ -163,6 +162,8 @@ test.describe('problem-details bodies', () => {
     test(`serves ${c.name} as application/json; charset=utf-8, echoing the correlation-id header`, rule(CONTENT_TYPE, ECHO), async ({ api, anon, data, as, request }) => {
       const h = correlationHeader();
       const { res, problem } = await provoked(c, { api, anon, data, as, request }, h);
+      // The rule is about problem-details responses; an error without one is the shape rule's (or, unshown, allowed).
+      if (!problem) notApplicable(`${c.name}: answered ${res.status()} without a problem-details body`);
       await check(ECHO, 'correlationId is the correlation-id request header', () => expect(problem?.correlationId).toBe(h['correlation-id']));
       expectProblemContentType(res);
     });
