@@ -87,6 +87,13 @@ export function resolve(doc: OpenApiDocument, schema: Schema | undefined): Schem
   return schema;
 }
 
+/** A schema with its `allOf` parts merged (their properties together), `$ref`s resolved. */
+export function flatten(doc: OpenApiDocument, schema: Schema | undefined): Schema | undefined {
+  const s = resolve(doc, schema);
+  if (!s?.allOf) return s;
+  return s.allOf.map((part) => flatten(doc, part)).reduce<Schema>((acc, part) => ({ ...acc, ...part, properties: { ...(acc.properties ?? {}), ...(part?.properties ?? {}) } }), { ...s, allOf: undefined });
+}
+
 /** The schema of a resource: the body of its POST. */
 export function resourceSchema(doc: OpenApiDocument, endpoint: string): Schema | undefined {
   const post = (pathOf(doc, endpoint)?.post ?? {}) as { requestBody?: { content?: Record<string, { schema?: Schema }> } };

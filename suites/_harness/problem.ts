@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, type APIResponse } from '@playwright/test';
 import { Ajv } from 'ajv';
 import { target } from './target.js';
+import { check, declares } from './rules.js';
 
 /** The problem-details schema of the interface description (spec/openapi/resources.json). */
 const document = JSON.parse(readFileSync(new URL('../../spec/openapi/resources.json', import.meta.url), 'utf8')) as {
@@ -23,16 +24,43 @@ export interface ProblemBody {
   errors?: string[];
 }
 
+/** The rule that owns the content type of problem responses. */
+export const PROBLEM_CONTENT_TYPE_RULE = 'data.errors.content-type-json-utf8';
+
 /**
- * Asserts a problem-details response: the status, the JSON content type, the body shape, and the
- * `type` (target's prefix + suffix) and `title` the registry gives that suffix. Returns the body.
+ * The seed's content type of problem details, `application/json; charset=utf-8`, compared as
+ * HTTP compares media types: case and the space before the parameter do not matter, nor quotes
+ * around the charset value. Anything else (no charset, another charset, `application/problem+json`,
+ * another parameter) is another content type.
+ */
+export function isProblemContentType(contentType: string | undefined): boolean {
+  const normalized = (contentType ?? '').toLowerCase().replace(/\s+/g, '').replace(/charset="([^"]*)"/, 'charset=$1');
+  return normalized === 'application/json;charset=utf-8';
+}
+
+/** Asserts the seed's problem content type (the caller owns the rule: see expectProblem). */
+export function expectProblemContentType(res: { headers(): Record<string, string>; status(): number; url(): string }): void {
+  const got = res.headers()['content-type'];
+  expect(isProblemContentType(got), `Content-Type of the ${res.status()} answer to ${res.url()} is '${got ?? '(none)'}', not 'application/json; charset=utf-8'`).toBe(true);
+}
+
+/**
+ * Asserts a problem-details response: the status, the body shape, and the `type` (target's
+ * prefix + suffix) and `title` the registry gives that suffix. Returns the body.
+ *
+ * The content type belongs to its own rule (data.errors.content-type-json-utf8, decision 34): it
+ * is checked here, exactly as the seed states it, in a check step of that rule whenever the test
+ * declares the rule, and left alone in tests about other rules, so that a wrong content type
+ * fails the content-type rule and no other. The errors suite declares it for every error kind.
  */
 export async function expectProblem(res: APIResponse, suffix: string): Promise<ProblemBody> {
   const entry = registry.problemTypes.find((p) => p.suffix === suffix);
   if (!entry) throw new Error(`expectProblem: '${suffix}' is not a registered problem type`);
   const text = await res.text();
   expect(res.status(), `status of ${res.url()}; body: ${text.slice(0, 500)}`).toBe(entry.status);
-  expect(res.headers()['content-type'] ?? '', 'problem content type').toMatch(/^application\/(problem\+)?json/);
+  if (declares(PROBLEM_CONTENT_TYPE_RULE)) {
+    await check(PROBLEM_CONTENT_TYPE_RULE, `the ${entry.status} ${suffix} problem is served as application/json; charset=utf-8`, () => expectProblemContentType(res));
+  }
   const body = JSON.parse(text) as ProblemBody;
   expect(validateProblem(body), `problem-details shape: ${JSON.stringify(validateProblem.errors)}`).toBe(true);
   expect(body.type).toBe(`${target.dataApi.errorTypePrefix}${suffix}`);

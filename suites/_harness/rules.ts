@@ -84,6 +84,16 @@ export async function check<T>(ruleId: string, title: string, body: () => T | Pr
 }
 
 /**
+ * Whether the running test declares `ruleId` (as its primary rule or one it exercises) and is not
+ * inside a check step: a shared helper then checks that rule's part with `check()` and leaves it
+ * alone in tests about other rules (decision 34).
+ */
+export function declares(ruleId: string): boolean {
+  if (inCheck) return false;
+  return test.info().annotations.some((a) => (a.type === 'rule' || a.type === EXERCISES_ANNOTATION) && a.description === ruleId);
+}
+
+/**
  * A part of a test that could not be exercised on this target: the rule gets "not applicable"
  * with the reason from this test, never a pass.
  */

@@ -102,6 +102,8 @@ test('real Playwright runs: checks, evidence and the rules they fail, in the JSO
     // expect.soft in a check, an undeclared rule: the primary fails, the other rule has no verdict
     'data.put.update-by-id-204': 'fail', 'data.put.id-in-body-ignored': 'untested',
     'data.put.key-change-not-supported-400': 'fail', 'data.put.key-change-allowed-when-updatable': 'untested',
+    // expectProblem's content-type check belongs to the content-type rule, and only where declared
+    'data.errors.bad-request-type': 'pass', 'data.errors.content-type-json-utf8': 'fail', 'data.validation.empty-body-400': 'not-applicable',
   };
   assert.deepEqual(Object.fromEntries(Object.keys(expected).map((id) => [id, verdict(id)])), expected);
   const wording = report.rules.find((r) => r.id === 'data.errors.detail-wording')!.tests[0];

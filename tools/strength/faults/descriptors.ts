@@ -1,9 +1,16 @@
 /** Faulty deployments that break data.descriptors. */
-import { dataPath, eachObject, jsonOf, type ProxiedRequest } from '../proxy.js';
+import { dataPath, eachObject, jsonOf, pathOf, type ProxiedRequest } from '../proxy.js';
 import { isData, isWrite, editJson, editRequestJson, problem, type Fault } from './helpers.js';
 
 /** A write of a descriptor resource. */
 const descriptorWrite = (req: ProxiedRequest) => isWrite(req) && /descriptors$/i.test(dataPath(req)?.resource ?? '');
+/** The descriptors section of the interface description. */
+const descriptorsSection = (req: ProxiedRequest) => isData(req) && /\/descriptors\/swagger\.json$/i.test(pathOf(req));
+/** Each `<name>DescriptorId` declaration of the descriptors section. */
+function eachDescriptorId(doc: unknown, visit: (declaration: Record<string, unknown>) => void): void {
+  const schemas = (doc as { components?: { schemas?: Record<string, { properties?: Record<string, Record<string, unknown>> }> } }).components?.schemas ?? {};
+  for (const s of Object.values(schemas)) for (const [k, v] of Object.entries(s.properties ?? {})) if (/DescriptorId$/.test(k) && k !== 'priorDescriptorId') visit(v);
+}
 
 export const descriptorsFaults: Fault[] = [
   {
@@ -20,6 +27,31 @@ export const descriptorsFaults: Fault[] = [
     response: (res, req) => {
       if (!isData(req) || req.method !== 'GET' || res.status !== 200 || !/descriptors$/i.test(dataPath(req)?.resource ?? '')) return;
       editJson(res, (body) => { for (const o of Array.isArray(body) ? body : [body]) for (const k of Object.keys(o as object)) if (/DescriptorId$/.test(k)) delete (o as Record<string, unknown>)[k]; });
+    },
+  },
+  {
+    name: 'descriptor-id-declared-int64', family: 'data.descriptors', suites: ['descriptors/shape.spec.ts'],
+    description: 'the interface description declares every <name>DescriptorId as int64, not the seed\'s int32',
+    response: (res, req) => {
+      if (!descriptorsSection(req) || res.status !== 200) return;
+      editJson(res, (doc) => eachDescriptorId(doc, (d) => { d.format = 'int64'; }));
+    },
+  },
+  {
+    name: 'descriptor-id-not-identity', family: 'data.descriptors', suites: ['descriptors/shape.spec.ts', 'discovery/interface-description.spec.ts'],
+    description: 'the interface description does not flag <name>DescriptorId with x-Core-isIdentity, though the seed makes it the natural key (K)',
+    response: (res, req) => {
+      if (!descriptorsSection(req) || res.status !== 200) return;
+      editJson(res, (doc) => eachDescriptorId(doc, (d) => { delete d['x-Core-isIdentity']; }));
+    },
+  },
+  {
+    name: 'descriptor-prior-id-dropped-beyond-examples', family: 'data.descriptors', suites: ['descriptors'],
+    description: 'descriptor records other than academicSubjectDescriptors are returned without priorDescriptorId, though it was set',
+    response: (res, req) => {
+      const resource = isData(req) && req.method === 'GET' && res.status === 200 ? dataPath(req)?.resource ?? '' : '';
+      if (!/descriptors$/i.test(resource) || /^academicsubjectdescriptors$/i.test(resource)) return;
+      editJson(res, (body) => { for (const o of Array.isArray(body) ? body : [body]) delete (o as Record<string, unknown>).priorDescriptorId; });
     },
   },
   {

@@ -1,6 +1,13 @@
 /** Faulty deployments that break data.discovery. */
-import { dataPath, eachObject, header, pathOf } from '../proxy.js';
+import { dataPath, eachObject, header, pathOf, type ProxiedRequest } from '../proxy.js';
 import { isData, problem, editJson, type Fault } from './helpers.js';
+
+/** A section of the interface description (`.../resources/swagger.json`, `.../descriptors/swagger.json`). */
+const section = (req: ProxiedRequest, name: 'resources' | 'descriptors') => isData(req) && new RegExp(`/${name}/swagger\\.json$`, 'i').test(pathOf(req));
+/** The path entries of an interface-description document. */
+const pathsOf = (doc: unknown) => ((doc as { paths?: Record<string, Record<string, { responses?: Record<string, unknown> }>> }).paths ?? {});
+/** The named schemas of an interface-description document. */
+const schemasOf = (doc: unknown) => ((doc as { components?: { schemas?: Record<string, { properties?: Record<string, Record<string, unknown>> }> } }).components?.schemas ?? {});
 
 export const discoveryFaults: Fault[] = [
   {
@@ -36,8 +43,51 @@ export const discoveryFaults: Fault[] = [
     },
   },
   {
+    name: 'nullable-flags-dropped-on-descriptors', family: 'data.discovery', suites: ['discovery/interface-description.spec.ts'],
+    description: 'the descriptors section of the interface description marks no member x-nullable (description, effective dates, priorDescriptorId)',
+    response: (res, req) => {
+      if (!section(req, 'descriptors') || res.status !== 200) return;
+      editJson(res, (doc) => eachObject(doc, (o) => { delete o['x-nullable']; }));
+    },
+  },
+  {
+    name: 'identity-flag-on-non-key-member', family: 'data.discovery', suites: ['discovery/interface-description.spec.ts'],
+    description: 'the interface description flags every descriptor\'s shortDescription with x-Core-isIdentity, though it is no natural-key member',
+    response: (res, req) => {
+      if (!section(req, 'descriptors') || res.status !== 200) return;
+      editJson(res, (doc) => { for (const s of Object.values(schemasOf(doc))) if (s.properties?.shortDescription) s.properties.shortDescription['x-Core-isIdentity'] = true; });
+    },
+  },
+  {
+    name: 'response-409-missing-on-one-endpoint', family: 'data.discovery', suites: ['discovery/interface-description.spec.ts'],
+    description: 'the interface description lists no 409 among the responses of POST /core/calendars (every other operation lists its responses)',
+    response: (res, req) => {
+      if (!section(req, 'resources') || res.status !== 200) return;
+      editJson(res, (doc) => { const post = Object.entries(pathsOf(doc)).find(([k]) => /\/calendars$/i.test(k))?.[1].post; delete post?.responses?.['409']; });
+    },
+  },
+  {
+    name: 'resource-delete-405-beyond-examples', family: 'data.discovery', suites: ['discovery/endpoints.spec.ts'],
+    description: 'graduationPlans (a resource no hand-written test writes) answers DELETE of an item with 405: it cannot be written with DELETE',
+    request: (req) => {
+      const p = isData(req) ? dataPath(req) : undefined;
+      if (req.method === 'DELETE' && p?.resource.toLowerCase() === 'graduationplans' && p.rest.length === 1) return problem('method-not-allowed');
+    },
+  },
+  {
     name: 'resource-paths-case-sensitive', family: 'data.discovery', suites: ['discovery'],
     description: 'resource path segments in another casing (AcademicWeeks) answer 404',
     request: (req) => { if (/^[A-Z]/.test(dataPath(req)?.resource ?? '')) return problem('not-found'); },
+  },
+  // Conforming deviations: the seed allows them, so the verdict must stay conformant.
+  {
+    name: 'descriptor-unique-key-flagged-identity', family: 'data.discovery', suites: ['discovery/interface-description.spec.ts', 'descriptors/shape.spec.ts'], expect: 'conformant',
+    description: 'the interface description also flags each descriptor\'s codeValue and namespace with x-Core-isIdentity, as upstream\'s does (the descriptor\'s unique key)',
+    response: (res, req) => {
+      if (!section(req, 'descriptors') || res.status !== 200) return;
+      editJson(res, (doc) => {
+        for (const s of Object.values(schemasOf(doc))) for (const k of ['codeValue', 'namespace']) if (s.properties?.[k]) s.properties[k]['x-Core-isIdentity'] = true;
+      });
+    },
   },
 ];

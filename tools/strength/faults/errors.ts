@@ -1,7 +1,16 @@
 /** Faulty deployments that break data.errors. */
+import { randomUUID } from 'node:crypto';
 import registry from '../../../spec/errors/problem-types.json' with { type: 'json' };
 import { dataPath, header, setJson } from '../proxy.js';
 import { isData, item, problemOf, problem, empty, type Fault } from './helpers.js';
+import { model } from '../../../spec/model/index.js';
+
+/** A routing error: a 405, or a 404 for a path that names no resource of the model. */
+const routingError = (req: Parameters<typeof dataPath>[0], status: number) => {
+  if (status === 405) return true;
+  const p = dataPath(req);
+  return status === 404 && (!p || !model.byEndpoint.has(p.resource.toLowerCase()));
+};
 
 export const errorsFaults: Fault[] = [
   {
@@ -26,6 +35,27 @@ export const errorsFaults: Fault[] = [
     name: 'problem-content-type-without-charset', family: 'data.errors', suites: ['errors'],
     description: 'problem responses are served as application/problem+json without charset',
     response: (res, req) => { if (isData(req) && problemOf(res)) res.headers['content-type'] = 'application/problem+json'; },
+  },
+  {
+    name: 'not-found-json-without-charset', family: 'data.errors', suites: ['errors'],
+    description: '404 problems (unknown id, unknown path) are served as application/json without a charset',
+    response: (res, req) => { if (isData(req) && res.status === 404 && problemOf(res)) res.headers['content-type'] = 'application/json'; },
+  },
+  {
+    name: 'late-error-kinds-problem-json', family: 'data.errors', suites: ['errors'],
+    description: 'key-change, dependent-item and non-unique-identity problems and 403s are served as application/problem+json (every other problem as the seed says)',
+    response: (res, req) => {
+      const p = isData(req) ? problemOf(res) : undefined;
+      if (p && (res.status === 403 || /(key-change-not-supported|dependent-item-exists|non-unique-identity)$/.test(String(p.type)))) res.headers['content-type'] = 'application/problem+json; charset=utf-8';
+    },
+  },
+  {
+    name: 'correlation-id-not-echoed-on-routing-errors', family: 'data.errors', suites: ['errors'], expect: 'conformant', warns: ['data.errors.correlation-id-echoed'],
+    description: 'routing errors (405, 404 for an unknown path) carry a generated correlationId instead of the correlation-id request header; every other problem echoes it',
+    response: (res, req) => {
+      const p = isData(req) && routingError(req, res.status) ? problemOf(res) : undefined;
+      if (p && header(req, 'correlation-id')) { p.correlationId = randomUUID(); setJson(res, p); }
+    },
   },
   {
     name: 'validation-errors-first-only', family: 'data.errors', suites: ['errors'],
@@ -81,6 +111,11 @@ export const errorsFaults: Fault[] = [
     name: 'not-found-empty-body', family: 'data.errors', suites: ['errors', 'versioning', 'put', 'delete', 'query-paging', 'descriptors'], expect: 'conformant',
     description: 'every 404 of the data API has an empty body (the seed shows no 404 body: decision 6)',
     response: (res, req) => { if (isData(req) && res.status === 404) empty(res, 404); },
+  },
+  {
+    name: 'problem-content-type-spelled-otherwise', family: 'data.errors', suites: ['errors'], expect: 'conformant',
+    description: 'problems are served as application/json;charset=UTF-8 (no space, the charset in capitals): the same media type as the seed\'s',
+    response: (res, req) => { if (isData(req) && problemOf(res)) res.headers['content-type'] = 'application/json;charset=UTF-8'; },
   },
   {
     name: 'non-unique-entry-names-members', family: 'data.errors', suites: ['errors', 'put'], expect: 'conformant',

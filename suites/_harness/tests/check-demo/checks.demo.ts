@@ -3,8 +3,9 @@
  * the report's verdict for those rules shows what the reporter made of it. Not a conformance
  * suite (no deployment): only the mechanics of check(), checkNotApplicable() and exercised().
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIResponse } from '@playwright/test';
 import { check, checkNotApplicable, exercised, rule } from '../../rules.js';
+import { expectProblem } from '../../problem.js';
 
 test('a SHOULD check fails, the MUST assertions around it hold', rule('data.delete.existing-record-204', 'data.errors.detail-wording'), async () => {
   expect(1).toBe(1);
@@ -43,4 +44,18 @@ test('expect.soft inside a check is refused, and fails the primary rule', rule('
 
 test('a check of a rule the test does not declare is refused', rule('data.put.key-change-not-supported-400'), async () => {
   await check('data.put.key-change-allowed-when-updatable', 'undeclared', () => undefined);
+});
+
+/** A bad-request problem served as application/problem+json (not the seed's application/json; charset=utf-8). */
+const problemJson = {
+  status: () => 400, url: () => 'http://demo.test/academicWeeks', headers: () => ({ 'content-type': 'application/problem+json' }),
+  text: async () => JSON.stringify({ type: 'urn:core:api:bad-request', title: 'Bad Request', status: 400, detail: "See 'errors'.", correlationId: 'demo', errors: ['empty body'] }),
+} as unknown as APIResponse;
+
+test('expectProblem leaves the content type to its own rule in a test about another rule', rule('data.errors.bad-request-type'), async () => {
+  await expectProblem(problemJson, 'bad-request');
+});
+
+test('expectProblem checks the content type as the seed states it when the test declares that rule', rule('data.validation.empty-body-400', 'data.errors.content-type-json-utf8'), async () => {
+  await expectProblem(problemJson, 'bad-request');
 });
