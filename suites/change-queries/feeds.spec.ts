@@ -1,8 +1,8 @@
 import { test, expect, target } from '../_harness/data.js';
-import { deletesOf, eventsOf, keyChangesOf, newestIfOffered, reachOf, since } from '../_harness/changes.js';
+import { all, deletesOf, eventsOf, keyChangesOf, mentions, newestIfOffered, reachOf, since } from '../_harness/changes.js';
 import type { DataClient } from '../_harness/fixtures.js';
 import { expectProblem } from '../_harness/problem.js';
-import { rule } from '../_harness/rules.js';
+import { check, rule } from '../_harness/rules.js';
 
 /**
  * The /deletes and /keyChanges feeds (seed: What the service does; decisions #17, #18). Tests
@@ -128,6 +128,70 @@ test.describe('GET /core/<resource>/keyChanges', () => {
     expect(mine.length).toBe(1);
     expect(mine[0].oldKeyValues.classPeriodName).toBe(name);
     expect(mine[0].newKeyValues.classPeriodName).toBe(`${name}2`);
+  });
+});
+
+/**
+ * Paging on the feeds, in a window of change versions the test closes itself: the bounds that
+ * reach its first and its last event (reachOf), so later changes stay out and every request sees
+ * the same N items, the test's own and whatever other writers did in between.
+ */
+async function closedWindow(api: DataClient, endpoint: string, feed: 'deletes' | 'keyChanges', marks: string[][], before?: number): Promise<{ window: string; first: { min: number; max: number }; last: { min: number; max: number }; n: number }> {
+  const after = await newestIfOffered(api);
+  const first = await reachOf(listedIn(api, endpoint, feed, marks[0]), before, after);
+  const last = await reachOf(listedIn(api, endpoint, feed, marks.at(-1)!), before, after);
+  const window = `MinChangeVersion=${first.min}&MaxChangeVersion=${last.max}`;
+  const items = await all<unknown>(api, `${endpoint}/${feed}?${window}`);
+  for (const m of marks) expect(items.filter((i) => mentions(i, m)), `${endpoint}/${feed}?${window} lists the event of ${m[0]}`).not.toEqual([]);
+  return { window, first, last, n: items.length };
+}
+
+/** limit, offset, both bounds and totalCount on one feed, over a closed window of n ≥ 3 events. */
+async function expectPaged(api: DataClient, endpoint: string, feed: 'deletes' | 'keyChanges', marks: string[][], before?: number): Promise<void> {
+  const { window, first, last, n } = await closedWindow(api, endpoint, feed, marks, before);
+  expect(n, `events in ${endpoint}/${feed}?${window}`).toBeGreaterThanOrEqual(marks.length);
+  const page = async (query: string) => {
+    const res = await api.get(`${endpoint}/${feed}?${window}&${query}`);
+    expect(res.status(), `${endpoint}/${feed}?${window}&${query}: ${await res.text()}`).toBe(200);
+    return { items: (await res.json()) as unknown[], total: res.headers()['total-count'] };
+  };
+  expect((await page('limit=1')).items.length, 'limit=1').toBe(1);
+  expect((await page('limit=2')).items.length, 'limit=2').toBe(2);
+  expect((await page('offset=1')).items.length, `offset=1 of ${n} events`).toBe(n - 1);
+  expect((await page(`offset=${n - 1}&limit=2`)).items.length, `offset=${n - 1}&limit=2 of ${n} events`).toBe(1);
+  expect((await page(`offset=${n}`)).items.length, `offset=${n} of ${n} events`).toBe(0);
+  await check('data.change-queries.feeds-filter-by-change-version', `MinChangeVersion and MaxChangeVersion on ${endpoint}/${feed} select the first or the last event alone`, async () => {
+    const [a, c] = [marks[0], marks.at(-1)!];
+    const [firstOnly, lastOnly] = [`MinChangeVersion=${first.min}&MaxChangeVersion=${first.max}`, `MinChangeVersion=${last.min}&MaxChangeVersion=${last.max}`];
+    expect([await listedIn(api, endpoint, feed, a)(firstOnly), await listedIn(api, endpoint, feed, c)(firstOnly)], `${firstOnly} lists the first event, not the last`).toEqual([true, false]);
+    expect([await listedIn(api, endpoint, feed, c)(lastOnly), await listedIn(api, endpoint, feed, a)(lastOnly)], `${lastOnly} lists the last event, not the first`).toEqual([true, false]);
+  });
+  await check('data.query-paging.total-count-header', `totalCount=true on ${endpoint}/${feed} counts the window's ${n} events regardless of limit and offset`, async () => {
+    expect((await page('totalCount=true&limit=1')).total).toBe(String(n));
+    expect((await page('totalCount=true&offset=1&limit=1')).total).toBe(String(n));
+  });
+}
+
+test.describe('paging parameters on the feeds', () => {
+  test('honours limit and offset on /deletes, and MinChangeVersion, MaxChangeVersion and totalCount with them', rule('data.change-queries.feed-parameters', 'data.change-queries.feeds-filter-by-change-version', 'data.query-paging.total-count-header'), async ({ api, data }) => {
+    const before = await newestIfOffered(api);
+    const made = [];
+    for (let i = 0; i < 3; i++) made.push(await data.newDescriptor('academicSubject'));
+    for (const d of made) expect((await api.delete(d.url)).status()).toBe(204);
+    await expectPaged(api, 'academicSubjectDescriptors', 'deletes', made.map((d) => [d.id, d.body.codeValue as string]), before);
+  });
+
+  test('honours limit and offset on /keyChanges, and MinChangeVersion, MaxChangeVersion and totalCount with them', rule('data.change-queries.feed-parameters', 'data.change-queries.feeds-filter-by-change-version', 'data.query-paging.total-count-header'), async ({ api, data }) => {
+    const before = await newestIfOffered(api);
+    const first = await data.create('classPeriod');
+    const made = [first, await data.create('classPeriod', { schoolReference: first.body.schoolReference }), await data.create('classPeriod', { schoolReference: first.body.schoolReference })];
+    const marks: string[][] = [];
+    for (const p of made) {
+      const renamed = `${p.body.classPeriodName as string}r`;
+      expect((await api.put(p.url, { ...p.body, classPeriodName: renamed })).status()).toBe(204);
+      marks.push([p.id, renamed]);
+    }
+    await expectPaged(api, 'classPeriods', 'keyChanges', marks, before);
   });
 });
 

@@ -36,6 +36,17 @@ test.describe('page size', () => {
     }
   });
 
+  test('accepts limit values from 0 to the maximum page size on the deletes and keyChanges feeds', rule('data.limits.limit-range-accepted'), async ({ api }) => {
+    // The feeds take limit too (seed: Endpoints), and the seed's range holds for every limit.
+    for (const feed of ['deletes', 'keyChanges']) {
+      for (const limit of [0, 1, Math.floor(max / 2), max]) {
+        const res = await api.get(`academicSubjectDescriptors/${feed}?limit=${limit}`);
+        expect(res.status(), `${feed}?limit=${limit}: ${await res.text()}`).toBe(200);
+        expect(await idsOf(res), `${feed}?limit=${limit}`).toBeLessThanOrEqual(limit);
+      }
+    }
+  });
+
   test('refuses limit -1 with 400 parameter-validation-failed', rule('data.limits.limit-out-of-range-400'), async ({ api }) => {
     await expectProblem(await api.get('academicSubjectDescriptors?limit=-1'), 'bad-request:parameter-validation-failed');
   });

@@ -44,11 +44,30 @@ test.describe('writes with Use-Snapshot: true', () => {
 });
 
 test.describe('reads without a snapshot', () => {
-  test('serves live data to a GET without Use-Snapshot or with Use-Snapshot: false', rule('data.snapshot.default-false-live-data'), async ({ api, data }) => {
-    const created = await data.create('academicWeek');
-    await api.put(created.url, { ...created.body, totalInstructionalDays: 1 });
-    expect((await (await api.get(created.url)).json()).totalInstructionalDays).toBe(1);
-    expect((await (await api.get(created.url, { 'Use-Snapshot': 'false' })).json()).totalInstructionalDays).toBe(1);
+  // With a snapshot hook a snapshot is taken first, and the changes made after it must show in
+  // every read that does not ask for it: by id, the collection and both feeds.
+  test('serves live data to a GET by id, a GET collection, /deletes and /keyChanges without Use-Snapshot or with Use-Snapshot: false', rule('data.snapshot.default-false-live-data'), async ({ api, data, request }) => {
+    const window = await since(api);
+    const week = await data.create('academicWeek', { totalInstructionalDays: 5 });
+    const gone = await data.create('academicWeek', { schoolReference: week.body.schoolReference });
+    const period = await data.create('classPeriod', { schoolReference: week.body.schoolReference });
+    if (target.capabilities?.snapshotAdmin) await takeSnapshot(request);
+    expect((await api.put(week.url, { ...week.body, totalInstructionalDays: 1 })).status()).toBe(204);
+    expect((await api.delete(gone.url)).status()).toBe(204);
+    const renamed = `${period.body.classPeriodName as string}r`;
+    expect((await api.put(period.url, { ...period.body, classPeriodName: renamed })).status()).toBe(204);
+    const feedLists = async (path: string, marks: string[], headers: Record<string, string>) => {
+      const res = await api.get(`${path}${window}${window ? '&' : '?'}limit=500`, headers);
+      expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
+      return ((await res.json()) as unknown[]).some((i) => mentions(i, marks));
+    };
+    for (const [how, headers] of [['without Use-Snapshot', {}], ['with Use-Snapshot: false', { 'Use-Snapshot': 'false' }]] as const) {
+      expect((await (await api.get(week.url, headers)).json()).totalInstructionalDays, `GET by id ${how}`).toBe(1);
+      const listed = (await (await api.get(`academicWeeks?id=${week.id}`, headers)).json()) as { totalInstructionalDays: number }[];
+      expect(listed.map((i) => i.totalInstructionalDays), `GET collection ${how}`).toEqual([1]);
+      expect(await feedLists('academicWeeks/deletes', [gone.id, gone.body.weekIdentifier as string], headers), `/deletes ${how} lists the deletion`).toBe(true);
+      expect(await feedLists('classPeriods/keyChanges', [period.id, renamed], headers), `/keyChanges ${how} lists the key change`).toBe(true);
+    }
   });
 
   test('answers 404 Snapshot not found to a Use-Snapshot read when no snapshot is configured', rule('data.snapshot.no-snapshot-404'), async ({ api, request }) => {
