@@ -1,6 +1,6 @@
 /** Faulty deployments that break data.change-queries. */
-import { pathOf, queryOf, setQuery } from '../proxy.js';
-import { collection, isData, item, feed, editJson, rewriteParameter, type Fault } from './helpers.js';
+import { dataPath, pathOf, queryOf, setQuery } from '../proxy.js';
+import { collection, isData, item, feed, editJson, problem, rewriteParameter, type Fault } from './helpers.js';
 
 export const changeQueriesFaults: Fault[] = [
   {
@@ -59,6 +59,25 @@ export const changeQueriesFaults: Fault[] = [
     description: 'GET collection ignores MinChangeVersion',
     request: (req) => { if (collection(req) && req.method === 'GET') rewriteParameter(req, 'minchangeversion', () => null); },
   },
+  {
+    name: 'feed-offset-ignored', family: 'data.change-queries', suites: ['change-queries'],
+    description: '/deletes and /keyChanges ignore offset: every page starts at the first item',
+    request: (req) => { if (feed(req)) rewriteParameter(req, 'offset', () => null); },
+  },
+  {
+    name: 'key-changes-limit-ignored', family: 'data.change-queries', suites: ['change-queries'],
+    description: '/keyChanges ignores an in-range limit (0 to 500) and always answers up to 500 items; an out-of-range limit is still refused',
+    request: (req) => {
+      if (feed(req) && /keyChanges/i.test(pathOf(req))) rewriteParameter(req, 'limit', (v) => (/^\d+$/.test(v) && Number(v) <= 500 ? null : undefined));
+    },
+  },
+  {
+    name: 'deletes-missing-on-one-resource', family: 'data.change-queries', suites: ['query-paging/every-resource.spec.ts'],
+    description: 'cohorts (a resource no hand-written feed test reads) has no /deletes: 404 not-found',
+    request: (req) => {
+      if (feed(req) && dataPath(req)!.resource.toLowerCase() === 'cohorts' && /deletes/i.test(pathOf(req))) return problem('not-found');
+    },
+  },
   // Conforming: the seed shows neither the bounds' inclusiveness nor the feed items' fields.
   {
     name: 'change-version-bounds-exclusive', family: 'data.change-queries', suites: ['change-queries', 'snapshot'], expect: 'conformant',
@@ -68,6 +87,11 @@ export const changeQueriesFaults: Fault[] = [
       rewriteParameter(req, 'minchangeversion', (v) => (/^\d+$/.test(v) ? String(Number(v) + 1) : undefined));
       rewriteParameter(req, 'maxchangeversion', (v) => (/^\d+$/.test(v) && Number(v) > 0 ? String(Number(v) - 1) : undefined));
     },
+  },
+  {
+    name: 'key-changes-total-count-missing', family: 'data.change-queries', suites: ['change-queries'], expect: 'conformant', warns: ['data.query-paging.total-count-header'],
+    description: '/keyChanges sends no Total-Count header, even with totalCount=true (the seed does not say what totalCount does; the header is decision 13, SHOULD)',
+    response: (res, req) => { if (feed(req) && /keyChanges/i.test(pathOf(req))) delete res.headers['total-count']; },
   },
   {
     name: 'feed-item-fields-renamed', family: 'data.change-queries', suites: ['change-queries', 'snapshot'], expect: 'conformant',

@@ -1,5 +1,5 @@
 /** Faulty deployments that break data.limits. */
-import { dataPath, jsonOf, setJson } from '../proxy.js';
+import { dataPath, jsonOf, queryOf, setJson } from '../proxy.js';
 import { feed, hasType, isData, isWrite, problem, problemOf, rewriteParameter, type Fault } from './helpers.js';
 
 /** Rewrites the errors entries of a 400 parameter-validation-failed answer to a data GET. */
@@ -36,6 +36,15 @@ export const limitsFaults: Fault[] = [
     request: (req) => {
       if (!feed(req) || req.method !== 'GET') return;
       rewriteParameter(req, 'limit', (limit) => (Number(limit) > 500 ? '500' : Number(limit) < 0 ? '0' : undefined));
+    },
+  },
+  {
+    name: 'feed-limit-maximum-refused', family: 'data.limits', suites: ['limits'],
+    description: 'the deletes and keyChanges feeds refuse limit at the maximum page size itself (their range check is off by one: 0 to 499)',
+    request: (req) => {
+      if (!feed(req) || req.method !== 'GET') return;
+      const limit = [...queryOf(req)].find(([k]) => k.toLowerCase() === 'limit')?.[1];
+      if (limit !== undefined && Number(limit) === 500) return problem('bad-request:parameter-validation-failed', { errors: ['Limit must be omitted or set to a value between 0 and 499.'] });
     },
   },
   {
