@@ -1,7 +1,7 @@
 import { expect } from '@playwright/test';
 import type { Field, Fields } from '../../spec/model/dsl.js';
 import type { CompiledReference, CompiledResource, ReferenceFieldMapping } from '../../spec/model/compiled.js';
-import { definitions, model } from '../../spec/model/index.js';
+import { keyMaxLength } from '../../spec/model/key-lengths.js';
 import { resourceOf } from './builders.js';
 import { expectProblem } from './problem.js';
 import type { DataClient } from './fixtures.js';
@@ -110,20 +110,6 @@ export function referenceKeysOf(resource: CompiledResource, body: Body): Referen
     if (!reference || !key) return [];
     return [{ ...m, reference, key, ...(key.kind === 'string' ? { maxLength: keyMaxLength(reference.target, key.targetPath) } : {}) }];
   });
-}
-
-/** The maximum length of a string key member of `target` at `path`, followed through the references it is taken from. */
-export function keyMaxLength(target: string, path: string): number | undefined {
-  const resource = model.byName.get(target);
-  const fields = resource?.fields ?? definitions.abstracts.find((a) => a.name === target)?.fields;
-  const [, first, ...rest] = path.split('.');
-  const f = fields?.[first];
-  if (f?.kind === 'string') return f.maxLength;
-  if (f?.kind === 'reference' && resource && rest.length) {
-    const m = resource.references.find((x) => x.path === `$.${first}`)?.fields.find((x) => x.property === rest[0]);
-    return m ? keyMaxLength(f.target, m.targetPath) : undefined;
-  }
-  return undefined;
 }
 
 /** Whether a write was accepted (201, or 200 for an upsert); an accepted record is tracked, so it is deleted after the test. */

@@ -1,24 +1,11 @@
 /** Faulty deployments that break data.references. */
-import { definitions, model } from '../../../spec/model/index.js';
+import { model } from '../../../spec/model/index.js';
+import { keyMaxLength } from '../../../spec/model/key-lengths.js';
 import { dataPath, eachObject, header, jsonOf, pathOf, setJson } from '../proxy.js';
 import { isData, isWrite, collection, item, problemOf, hasType, editJson, editRequestJson, type Fault } from './helpers.js';
 
 /** The targets whose key types the suites checked before every shape was (academicWeek, balanceSheetDimension, school). */
 const OLD_TYPE_SHAPES = new Set(['academicWeek', 'balanceSheetDimension', 'school']);
-
-/** The maximum length of a string key member of `target` at `path`, through the references it comes from. */
-function keyMaxLength(target: string, path: string): number | undefined {
-  const resource = model.byName.get(target);
-  const fields = resource?.fields ?? definitions.abstracts.find((a) => a.name === target)?.fields;
-  const [, first, ...rest] = path.split('.');
-  const f = fields?.[first];
-  if (f?.kind === 'string') return f.maxLength;
-  if (f?.kind === 'reference' && resource && rest.length) {
-    const m = resource.references.find((x) => x.path === `$.${first}`)?.fields.find((x) => x.property === rest[0]);
-    return m ? keyMaxLength(f.target, m.targetPath) : undefined;
-  }
-  return undefined;
-}
 
 /** The objects at a model path (`$.a[*].b`) of a document. */
 function objectsAt(doc: unknown, path: string): Record<string, unknown>[] {
