@@ -1,24 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { expect, type APIResponse } from '@playwright/test';
-import { target } from './target.js';
 import type { ProblemBody } from './problem.js';
 
 /** Small assertion and request helpers shared by the data-API suites. */
-
-/**
- * A problem whose `type` lies in a family (`security:authorization:access-denied:resource` and
- * anything more specific under it), with the given status. Returns the body.
- */
-export async function expectProblemFamily(res: APIResponse | RawResponse, status: number, familySuffix: string): Promise<ProblemBody> {
-  const text = await res.text();
-  expect(res.status(), `status; body: ${text.slice(0, 500)}`).toBe(status);
-  const body = JSON.parse(text) as ProblemBody;
-  const family = `${target.dataApi.errorTypePrefix}${familySuffix}`;
-  expect(body.type === family || body.type.startsWith(`${family}:`), `type ${body.type} in family ${family}`).toBe(true);
-  expect(body.status).toBe(status);
-  return body;
-}
 
 /** Every message of a problem body: detail, errors and validationErrors values. */
 export function messagesOf(body: ProblemBody): string[] {

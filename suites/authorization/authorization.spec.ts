@@ -4,7 +4,7 @@ import { capability } from '../_harness/capabilities.js';
 import { messagesOf } from '../_harness/checks.js';
 import { keysOf, resourceOf, type Builder } from '../_harness/builders.js';
 import type { DataClient } from '../_harness/fixtures.js';
-import { expectProblem, expectProblemUnder } from '../_harness/problem.js';
+import { expectProblem, expectProblemContentType, expectProblemUnder } from '../_harness/problem.js';
 import { check, rule } from '../_harness/rules.js';
 import { model } from '../../spec/model/index.js';
 
@@ -245,9 +245,7 @@ async function expectDenied(res: APIResponse, family: 'resource' | 'action'): Pr
     for (const member of ['type', 'title', 'detail', 'correlationId']) expect(typeof body[member], `${member} of ${what}`).toBe('string');
     expect(body.status, what).toBe(403);
   });
-  await check('data.errors.content-type-json-utf8', 'served as application/json; charset=utf-8', () => {
-    expect((res.headers()['content-type'] ?? '').toLowerCase().replace(/\s+/g, ''), what).toBe('application/json;charset=utf-8');
-  });
+  await check('data.errors.content-type-json-utf8', 'served as application/json; charset=utf-8', () => expectProblemContentType(res));
 }
 
 test.describe('permission sets', () => {
