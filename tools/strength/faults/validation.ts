@@ -5,6 +5,19 @@ import { isData, isWrite, isJson, problem, problemOf, editJson, editRequestJson,
 import type { Fields } from '../../../spec/model/dsl.js';
 import { model } from '../../../spec/model/index.js';
 
+/** A deployment whose validationErrors messages read otherwise: each message matching `from` is rewritten to `to` (a conforming rewording). */
+function rewordsValidationMessages(from: RegExp, to: string): Pick<Fault, 'response'> {
+  return {
+    response: (res, req) => {
+      const p = isData(req) ? problemOf(res) : undefined;
+      const errors = p?.validationErrors as Record<string, string[]> | undefined;
+      if (!errors) return;
+      p!.validationErrors = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, v.map((m) => m.replace(from, to))]));
+      setJson(res, p);
+    },
+  };
+}
+
 /** Dangerous markup as decision 10 defines it. */
 const DANGEROUS = /<[A-Za-z!/?]|&#/;
 /** Markup hidden from the reference in private-use characters, and shown again in what it answers. */
@@ -388,13 +401,7 @@ export const validationFaults: Fault[] = [
   {
     name: 'date-error-other-wording', family: 'data.validation', suites: ['validation', 'errors'], expect: 'conformant',
     description: 'the validationErrors message of a date member that is not a date reads "<member> must be a full date (yyyy-mm-dd)."',
-    response: (res, req) => {
-      const p = isData(req) ? problemOf(res) : undefined;
-      const errors = p?.validationErrors as Record<string, string[]> | undefined;
-      if (!errors) return;
-      p!.validationErrors = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, v.map((m) => m.replace(/^The value '.*' is not valid for (\w*Date)\.$/, '$1 must be a full date (yyyy-mm-dd).'))]));
-      setJson(res, p);
-    },
+    ...rewordsValidationMessages(/^The value '.*' is not valid for (\w*Date)\.$/, '$1 must be a full date (yyyy-mm-dd).'),
   },
   // The siblings of the one-member maximum test (issue 21 point 6): caught by the generated
   // lengths.spec.ts only.
@@ -482,12 +489,6 @@ export const validationFaults: Fault[] = [
   {
     name: 'key-whitespace-other-wording', family: 'data.validation', suites: ['validation/whitespace.spec.ts', 'errors'], expect: 'conformant',
     description: 'a natural-key string with a space around is refused at its path with the message "<member> must not start or end with a space." instead of upstream\'s "cannot contain leading or trailing spaces."',
-    response: (res, req) => {
-      const p = isData(req) ? problemOf(res) : undefined;
-      const errors = p?.validationErrors as Record<string, string[]> | undefined;
-      if (!errors) return;
-      p!.validationErrors = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, v.map((m) => m.replace(/^(\S+) cannot contain leading or trailing spaces\.$/, '$1 must not start or end with a space.'))]));
-      setJson(res, p);
-    },
+    ...rewordsValidationMessages(/^(\S+) cannot contain leading or trailing spaces\.$/, '$1 must not start or end with a space.'),
   },
 ];
