@@ -6,24 +6,25 @@ import { defaultWorkers, isLoopback } from '../workers.js';
 const at = (baseUrl: string, workers?: number) => ({ dataApi: { baseUrl }, ...(workers ? { workers } : {}) });
 
 test('a remote deployment gets four workers per core, at least 2 and at most 8', () => {
-  assert.equal(defaultWorkers(at('https://api.vendor.example/v7.3/api'), false, {}, 2), 8);
-  assert.equal(defaultWorkers(at('https://api.vendor.example/v7.3/api'), false, {}, 1), 4);
-  assert.equal(defaultWorkers(at('https://api.vendor.example/v7.3/api'), false, {}, 16), 8);
-  assert.equal(defaultWorkers(at('http://10.0.0.5:8080/api'), false, { CI: 'true' }, 2), 8);
+  assert.equal(defaultWorkers(at('https://api.vendor.example/v7.3/api'), false, 2), 8);
+  assert.equal(defaultWorkers(at('https://api.vendor.example/v7.3/api'), false, 1), 4);
+  assert.equal(defaultWorkers(at('https://api.vendor.example/v7.3/api'), false, 16), 8);
+  assert.equal(defaultWorkers(at('http://10.0.0.5:8080/api'), false, 2), 8);
 });
 
-test('the embedded reference and deployments on this machine keep Playwright\'s default, 2 on CI', () => {
+test('the embedded reference and deployments on this machine get half the cores, at least 2, whether on CI or not', () => {
   for (const url of ['http://127.0.0.1:8080/api', 'http://localhost:8080/api', 'http://[::1]:8080/api', 'http://api.localhost/api']) {
-    assert.equal(defaultWorkers(at(url), false, {}, 2), undefined, url);
-    assert.equal(defaultWorkers(at(url), false, { CI: '1' }, 2), 2, url);
+    assert.equal(defaultWorkers(at(url), false, 2), 2, url);
+    assert.equal(defaultWorkers(at(url), false, 1), 2, url);
+    assert.equal(defaultWorkers(at(url), false, 8), 4, url);
   }
-  assert.equal(defaultWorkers(at('http://127.0.0.1:18080/v7.3/api'), true, { CI: '1' }, 2), 2);
-  assert.equal(defaultWorkers(at('http://127.0.0.1:18080/v7.3/api'), true, {}, 2), undefined);
+  assert.equal(defaultWorkers(at('http://127.0.0.1:18080/v7.3/api'), true, 2), 2);
+  assert.equal(defaultWorkers(at('https://api.vendor.example/v7.3/api'), true, 16), 8, 'embedded counts as local whatever its URL');
 });
 
 test('the target file\'s workers wins over every default', () => {
-  assert.equal(defaultWorkers(at('https://api.vendor.example/v7.3/api', 3), false, {}, 2), 3);
-  assert.equal(defaultWorkers(at('http://127.0.0.1:8080/api', 6), false, { CI: '1' }, 2), 6);
+  assert.equal(defaultWorkers(at('https://api.vendor.example/v7.3/api', 3), false, 2), 3);
+  assert.equal(defaultWorkers(at('http://127.0.0.1:8080/api', 6), false, 2), 6);
 });
 
 test('loopback: addresses and names of this machine only', () => {
