@@ -56,9 +56,12 @@ export function changed(fields: Fields, body: Body, choose: (m: Member) => boole
   return { body: copy, members };
 }
 
+/** How a body is written: POST to the resource's endpoint by default, or a PUT to a created record. */
+export type Write = (body: Body) => ReturnType<DataClient['post']>;
+
 /** The refusal's failing paths; a write that was accepted is tracked, so the record is deleted after the test. */
-export async function refusedPaths(api: DataClient, endpoint: string, body: Body): Promise<{ status: number; paths: string[] }> {
-  const res = await api.post(endpoint, body);
+export async function refusedPaths(api: DataClient, endpoint: string, body: Body, write: Write = (b) => api.post(endpoint, b)): Promise<{ status: number; paths: string[] }> {
+  const res = await write(body);
   if (res.status() < 300 && res.headers().location) api.track(res.headers().location);
   if (res.status() !== 400) return { status: res.status(), paths: [] };
   const problem = await expectProblem(res, 'bad-request:data-validation-failed');
@@ -70,13 +73,13 @@ export async function refusedPaths(api: DataClient, endpoint: string, body: Body
  * to it: all at once first, then alone for each member the batch did not name. `what` says what
  * was done to them, for the failure message.
  */
-export async function expectEachRefused(api: DataClient, endpoint: string, fields: Fields, body: Body, choose: (m: Member) => boolean, change: (m: Member) => void, what: string): Promise<void> {
+export async function expectEachRefused(api: DataClient, endpoint: string, fields: Fields, body: Body, choose: (m: Member) => boolean, change: (m: Member) => void, what: string, write?: Write): Promise<void> {
   const all = changed(fields, body, choose, change);
   expect(all.members.length, `members to send ${what}`).toBeGreaterThan(0);
-  const batch = await refusedPaths(api, endpoint, all.body);
+  const batch = await refusedPaths(api, endpoint, all.body, write);
   const notRefused: string[] = [];
   for (const m of all.members.filter((x) => !batch.paths.includes(x.path))) {
-    const alone = await refusedPaths(api, endpoint, changed(fields, body, (x) => x.path === m.path, change).body);
+    const alone = await refusedPaths(api, endpoint, changed(fields, body, (x) => x.path === m.path, change).body, write);
     if (alone.status !== 400 || !alone.paths.includes(m.path)) notRefused.push(`${m.path} (${alone.status}${alone.status === 400 ? `, paths ${alone.paths.join(', ')}` : ''})`);
   }
   expect(notRefused, `members ${what}, not refused with 400 at their path`).toEqual([]);

@@ -1,15 +1,16 @@
 import { test, expect } from '../_harness/data.js';
 import { contains } from '../_harness/checks.js';
-import { rule } from '../_harness/rules.js';
+import { check, rule } from '../_harness/rules.js';
 import { changed, expectEachRefused, hasMember, unifiedNames, type Member } from '../_harness/members.js';
 import { model } from '../../spec/model/index.js';
 
 /**
  * The maximum lengths on every string member of every resource the model has (decision 43),
  * descriptors, nested members and collection items included: one character over the maximum is
- * refused with 400 at the member's path, and the maximum itself is stored as written. The
- * member's own text is kept as the start of the longer value, so nothing but the length changes
- * (a namespace keeps the run's prefix, a key stays unique).
+ * refused with 400 at the member's path (data.validation.string-length-400), and the maximum
+ * itself is stored as written (data.limits.string-maximum-length-accepted), natural-key members
+ * included. The member's own text is kept as the start of the longer value, so nothing but the
+ * length changes (a namespace keeps the run's prefix, a key stays unique).
  */
 const maxOf = (m: Member) => (m.field?.kind === 'string' && !m.field.readOnly && typeof m.parent[m.name] === 'string' ? m.field.maxLength : undefined);
 const padTo = (length: (max: number) => number) => (m: Member) => {
@@ -24,17 +25,22 @@ test.describe('maximum lengths on every string member of every resource', () => 
     const title = r.isSchoolYearEnumeration
       ? `refuses every string member of ${r.name} one character over its maximum length with 400 at that member's path`
       : `refuses every string member of ${r.name} one character over its maximum length with 400 at that member's path, and stores each at its maximum as written`;
-    test(title, rule('data.validation.string-length-400'), async ({ api, data }) => {
+    const rules = r.isSchoolYearEnumeration ? rule('data.validation.string-length-400') : rule('data.validation.string-length-400', 'data.limits.string-maximum-length-accepted');
+    test(title, rules, async ({ api, data }) => {
       const body = await data.body(r.name, {}, { full: true });
       await expectEachRefused(api, r.endpoint, r.fields, body, (m) => maxOf(m) !== undefined, padTo((max) => max + 1), 'one character over their maximum length');
       if (r.isSchoolYearEnumeration) return;
-      // Key members are built at their maximum already; the others are padded to theirs.
+      // Every string member padded to its maximum, natural-key members too (the padding keeps the
+      // unique start); members unified with a reference must keep matching the referenced record.
       const partners = unifiedNames(r.name);
-      const atMax = changed(r.fields, body, (m) => maxOf(m) !== undefined && !m.field!.identity && !partners.has(m.name), padTo((max) => max));
-      const created = await data.post(r, atMax.body);
-      const read = await api.get(created.url);
-      expect(read.status()).toBe(200);
-      expect(contains(await read.json(), atMax.body), `${r.name} with every string member at its maximum, read back`).toEqual([]);
+      const atMax = changed(r.fields, body, (m) => maxOf(m) !== undefined && !partners.has(m.name), padTo((max) => max));
+      await check('data.limits.string-maximum-length-accepted', `${r.name} with ${atMax.members.length} string members at their maximum is stored and read back unchanged`, async () => {
+        expect(atMax.members.length, 'string members at their maximum').toBeGreaterThan(0);
+        const created = await data.post(r, atMax.body);
+        const read = await api.get(created.url);
+        expect(read.status()).toBe(200);
+        expect(contains(await read.json(), atMax.body), `${r.name} with every string member at its maximum, read back`).toEqual([]);
+      });
     });
   }
 });

@@ -4,7 +4,7 @@ import { descriptorBody } from '../_harness/builders.js';
 import type { DataClient } from '../_harness/fixtures.js';
 import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
-import { expectEachRefused, hasMember, type Member } from '../_harness/members.js';
+import { expectEachRefused, hasMember, unifiedNames, type Member } from '../_harness/members.js';
 import { model } from '../../spec/model/index.js';
 import type { APIResponse } from '@playwright/test';
 
@@ -111,11 +111,24 @@ const withMarkup = (form: string) => (m: Member) => {
 
 test.describe('dangerous markup in every string member of every resource', () => {
   for (const r of model.resources.filter((x) => hasMember(x.fields, (f) => f.kind === 'string' && !f.readOnly))) {
-    test(`refuses every form of markup in every string member of ${r.name} with 400 at that member's path`, rule('data.validation.dangerous-markup-400'), async ({ api, data }) => {
+    // On PUT too, once per resource: its non-key string members (a key change is refused for
+    // its own reason) each hold one of the forms in turn, all in one body; the forms themselves
+    // are each tried on POST. School years are shared by every run and never written here.
+    const put = !r.isSchoolYearEnumeration && hasMember(r.fields, (f) => f.kind === 'string' && !f.readOnly && !f.identity);
+    const title = put
+      ? `refuses every form of markup in every string member of ${r.name} with 400 at that member's path, on POST and on PUT`
+      : `refuses every form of markup in every string member of ${r.name} with 400 at that member's path`;
+    test(title, rule('data.validation.dangerous-markup-400'), async ({ api, data }) => {
       const body = await data.body(r.name, {}, { full: (f) => f.kind === 'string' && !f.readOnly });
       // A descriptor body carries only its required members: its optional description is added.
       if (r.isDescriptor) body.description ??= 'Conformance description';
       for (const [form, suffix] of suffixes) await expectEachRefused(api, r.endpoint, r.fields, body, isText, withMarkup(suffix), `holding ${form} (${suffix})`);
+      if (!put) return;
+      const created = await data.post(r, body);
+      const partners = unifiedNames(r.name);
+      let turn = 0;
+      const inTurn = (m: Member) => withMarkup(suffixes[turn++ % suffixes.length][1])(m);
+      await expectEachRefused(api, r.endpoint, r.fields, body, (m) => isText(m) && !m.field!.identity && !partners.has(m.name), inTurn, 'holding markup, on PUT', (b) => api.put(created.url, b));
     });
   }
 });

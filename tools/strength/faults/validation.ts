@@ -234,6 +234,14 @@ function storesMarkupIn(lets: (resource: string, member: string, s: string) => b
   };
 }
 
+/** A write-side fault applied to PUTs only, descriptors left out. */
+function onPutBeyondDescriptors(fault: Pick<Fault, 'request' | 'response'>): Pick<Fault, 'request' | 'response'> {
+  return {
+    request: (req, tools) => (req.method === 'PUT' && !writtenResource(req)?.isDescriptor ? fault.request?.(req, tools) : undefined),
+    response: fault.response,
+  };
+}
+
 /** The resources and members the hand-written markup tests write markup into (suites/validation/markup.spec.ts). */
 const MARKUP_EXAMPLES = new Set(['academicSubjectDescriptor', 'accountabilityRating', 'assessment', 'course']);
 const MARKUP_EXAMPLE_MEMBERS = new Set(['shortDescription', 'description', 'rating', 'title', 'identificationCode']);
@@ -260,6 +268,36 @@ export const validationFaults: Fault[] = [
     response: (res, req) => {
       if (!isData(req) || req.method !== 'GET' || res.status !== 200 || !dataPath(req)) return;
       editJson(res, (body) => eachObject(body, (o) => { for (const [k, v] of Object.entries(o)) if (Number.isInteger(v) && Math.abs(v as number) > 2147483647) o[k] = String(v); }));
+    },
+  },
+  // The sibling of the one-resource int64 test (schoolId on schools): caught by the generated
+  // int64.spec.ts only.
+  {
+    name: 'int64-ids-wrapped-beyond-schools', family: 'data.validation', suites: ['validation/int64.spec.ts'],
+    description: 'every resource but schools keeps education-organization ids in a 32-bit column: an id above 2147483647 is read back wrapped to int32 (schools, the seed\'s example, keep it whole)',
+    response: (res, req) => {
+      const at = isData(req) && req.method === 'GET' && res.status === 200 ? dataPath(req) : undefined;
+      if (!at || at.resource === 'schools') return;
+      editJson(res, (body) => eachObject(body, (o) => { for (const [k, v] of Object.entries(o)) if (Number.isInteger(v) && (v as number) > 2147483647) o[k] = (v as number) | 0; }));
+    },
+  },
+  // Seed courseOffering: the two arrays are populated only where they differ from the course.
+  {
+    name: 'course-offering-arrays-inherited', family: 'data.validation', suites: ['validation/fields.spec.ts'],
+    description: 'a course offering written without offeredGradeLevels or courseLevelCharacteristics gets the course\'s, copied in on write',
+    request: async (req, tools) => {
+      const at = isData(req) && isWrite(req) ? dataPath(req) : undefined;
+      const body = at?.resource === 'courseOfferings' ? jsonOf(req) as Record<string, unknown> | undefined : undefined;
+      const course = body?.courseReference as { courseCode?: string; educationOrganizationId?: number } | undefined;
+      if (!body || !course?.courseCode) return;
+      const path = pathOf(req);
+      const url = `${path.slice(0, path.lastIndexOf('/courseOfferings'))}/courses?courseCode=${encodeURIComponent(course.courseCode)}&educationOrganizationId=${course.educationOrganizationId}`;
+      const found = jsonOf(await tools.upstream({ ...req, method: 'GET', url, body: Buffer.alloc(0) })) as Record<string, unknown>[] | undefined;
+      if (!Array.isArray(found) || !found[0]) return;
+      for (const name of ['offeredGradeLevels', 'courseLevelCharacteristics']) {
+        if (!(body[name] as unknown[] | undefined)?.length && (found[0][name] as unknown[] | undefined)?.length) body[name] = found[0][name];
+      }
+      setJson(req, body);
     },
   },
   {
@@ -416,6 +454,11 @@ export const validationFaults: Fault[] = [
     ...editsScalars((name) => name !== 'academicWeek' && name !== 'calendar', cutsOverMaximum(() => true)),
   },
   {
+    name: 'max-length-off-by-one-beyond-the-example', family: 'data.limits', suites: ['validation/lengths.spec.ts'],
+    description: 'a column one character short: a string of exactly its maximum length is stored without its last character, on every resource but academicWeek (the hand-written test\'s example)',
+    ...editsScalars((name) => name !== 'academicWeek', (f, v) => (f.kind === 'string' && f.maxLength && typeof v === 'string' && v.length === f.maxLength ? v.slice(0, -1) : v)),
+  },
+  {
     name: 'max-length-truncated-on-descriptors', family: 'data.validation', suites: ['validation'],
     description: 'descriptors silently cut any over-long string (namespace, codeValue, shortDescription, description) to its maximum',
     ...editsScalars((name) => name.endsWith('Descriptor'), cutsOverMaximum(() => true)),
@@ -471,6 +514,11 @@ export const validationFaults: Fault[] = [
     name: 'markup-stored-beyond-the-examples', family: 'data.validation', suites: ['validation/markup.spec.ts'],
     description: 'markup is refused on academicSubjectDescriptor, accountabilityRating, assessment and course only (the hand-written tests\' resources); every other resource stores it',
     ...storesMarkupIn((resource) => !MARKUP_EXAMPLES.has(resource)),
+  },
+  {
+    name: 'markup-checked-on-post-only', family: 'data.validation', suites: ['validation/markup.spec.ts'],
+    description: 'markup is refused on POST; a PUT stores it, on every resource but the descriptors (the hand-written PUT test\'s)',
+    ...onPutBeyondDescriptors(storesMarkupIn(() => true)),
   },
   {
     name: 'markup-checked-on-the-examples-members-only', family: 'data.validation', suites: ['validation/markup.spec.ts'],
