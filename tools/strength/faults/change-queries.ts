@@ -1,6 +1,11 @@
 /** Faulty deployments that break data.change-queries. */
-import { dataPath, pathOf, queryOf, setQuery } from '../proxy.js';
+import { dataPath, pathOf, queryOf, setQuery, type ProxiedRequest } from '../proxy.js';
 import { collection, isData, item, feed, editJson, problem, rewriteParameter, type Fault } from './helpers.js';
+
+/** A feed (the one `which` names) that drops an in-range limit (0 to 500), so the whole page comes back; an out-of-range one still reaches the deployment. */
+const ignoresInRangeLimit = (which: RegExp) => (req: ProxiedRequest) => {
+  if (feed(req) && which.test(pathOf(req))) rewriteParameter(req, 'limit', (v) => (/^\d+$/.test(v) && Number(v) <= 500 ? null : undefined));
+};
 
 export const changeQueriesFaults: Fault[] = [
   {
@@ -67,9 +72,7 @@ export const changeQueriesFaults: Fault[] = [
   {
     name: 'key-changes-limit-ignored', family: 'data.change-queries', suites: ['change-queries'],
     description: '/keyChanges ignores an in-range limit (0 to 500) and always answers up to 500 items; an out-of-range limit is still refused',
-    request: (req) => {
-      if (feed(req) && /keyChanges/i.test(pathOf(req))) rewriteParameter(req, 'limit', (v) => (/^\d+$/.test(v) && Number(v) <= 500 ? null : undefined));
-    },
+    request: ignoresInRangeLimit(/keyChanges/i),
   },
   {
     name: 'deletes-missing-on-one-resource', family: 'data.change-queries', suites: ['query-paging/every-resource.spec.ts'],
@@ -77,6 +80,18 @@ export const changeQueriesFaults: Fault[] = [
     request: (req) => {
       if (feed(req) && dataPath(req)!.resource.toLowerCase() === 'cohorts' && /deletes/i.test(pathOf(req))) return problem('not-found');
     },
+  },
+  {
+    name: 'key-changes-never-listed-on-one-resource', family: 'data.change-queries', suites: ['query-paging/every-resource.spec.ts'],
+    description: 'sessions (an updatable resource no hand-written feed test reads) answers /keyChanges with an empty array whatever keys changed',
+    response: (res, req) => {
+      if (feed(req) && dataPath(req)!.resource.toLowerCase() === 'sessions' && /keyChanges/i.test(pathOf(req)) && res.status === 200) editJson(res, () => []);
+    },
+  },
+  {
+    name: 'deletes-limit-ignored', family: 'data.change-queries', suites: ['change-queries'],
+    description: '/deletes ignores an in-range limit (0 to 500) and always answers up to 500 items; an out-of-range limit is still refused',
+    request: ignoresInRangeLimit(/deletes/i),
   },
   // Conforming: the seed shows neither the bounds' inclusiveness nor the feed items' fields.
   {

@@ -9,6 +9,16 @@ const pathsOf = (doc: unknown) => ((doc as { paths?: Record<string, Record<strin
 /** The named schemas of an interface-description document. */
 const schemasOf = (doc: unknown) => ((doc as { components?: { schemas?: Record<string, { properties?: Record<string, Record<string, unknown>> }> } }).components?.schemas ?? {});
 
+/** An interface description whose one operation (path matching `path`, `method`) lists no `code` among its responses. */
+function dropsResponse(path: RegExp, method: string, code: string): Pick<Fault, 'response'> {
+  return {
+    response: (res, req) => {
+      if (!section(req, 'resources') || res.status !== 200) return;
+      editJson(res, (doc) => { const op = Object.entries(pathsOf(doc)).find(([k]) => path.test(k))?.[1][method]; delete op?.responses?.[code]; });
+    },
+  };
+}
+
 export const discoveryFaults: Fault[] = [
   {
     name: 'allow-header-missing', family: 'data.discovery', suites: ['discovery'],
@@ -61,10 +71,23 @@ export const discoveryFaults: Fault[] = [
   {
     name: 'response-409-missing-on-one-endpoint', family: 'data.discovery', suites: ['discovery/interface-description.spec.ts'],
     description: 'the interface description lists no 409 among the responses of POST /core/calendars (every other operation lists its responses)',
-    response: (res, req) => {
-      if (!section(req, 'resources') || res.status !== 200) return;
-      editJson(res, (doc) => { const post = Object.entries(pathsOf(doc)).find(([k]) => /\/calendars$/i.test(k))?.[1].post; delete post?.responses?.['409']; });
-    },
+    ...dropsResponse(/\/calendars$/i, 'post', '409'),
+  },
+  // The siblings of the POST one: one operation of each other kind, on a resource no hand-written test reads.
+  {
+    name: 'response-304-missing-on-one-feed', family: 'data.discovery', suites: ['discovery/interface-description.spec.ts'],
+    description: 'the interface description lists no 304 among the responses of GET /graduationPlans/keyChanges',
+    ...dropsResponse(/\/graduationPlans\/keyChanges$/i, 'get', '304'),
+  },
+  {
+    name: 'response-412-missing-on-one-delete', family: 'data.discovery', suites: ['discovery/interface-description.spec.ts'],
+    description: 'the interface description lists no 412 among the responses of DELETE /graduationPlans/{id}',
+    ...dropsResponse(/\/graduationPlans\/\{id\}$/i, 'delete', '412'),
+  },
+  {
+    name: 'response-404-missing-on-one-get-by-id', family: 'data.discovery', suites: ['discovery/interface-description.spec.ts'],
+    description: 'the interface description lists no 404 among the responses of GET /graduationPlans/{id}',
+    ...dropsResponse(/\/graduationPlans\/\{id\}$/i, 'get', '404'),
   },
   {
     name: 'resource-delete-405-beyond-examples', family: 'data.discovery', suites: ['discovery/endpoints.spec.ts'],
