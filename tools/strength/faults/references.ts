@@ -2,7 +2,7 @@
 import { model } from '../../../spec/model/index.js';
 import { keyMaxLength } from '../../../spec/model/key-lengths.js';
 import { dataPath, eachObject, header, jsonOf, pathOf, setJson } from '../proxy.js';
-import { isData, isWrite, collection, item, problemOf, hasType, editJson, editRequestJson, type Fault } from './helpers.js';
+import { isData, isWrite, collection, item, problem, problemOf, hasType, editJson, editRequestJson, type Fault } from './helpers.js';
 
 /** The targets whose key types the suites checked before every shape was (academicWeek, balanceSheetDimension, school). */
 const OLD_TYPE_SHAPES = new Set(['academicWeek', 'balanceSheetDimension', 'school']);
@@ -79,6 +79,39 @@ export const referencesFaults: Fault[] = [
               }
             }
           }
+        }
+        return changed;
+      });
+    },
+  },
+  {
+    name: 'reference-key-fields-missing-unresolved-beyond-seed-examples', family: 'data.references', suites: ['references'],
+    description: 'a reference missing a key field is looked up with null for it and answered 409 unresolved-reference, not 400 at the missing member\'s path, except in schoolReference, academicWeekReference and balanceSheetDimensionReference',
+    request: (req) => {
+      const path = dataPath(req);
+      const resource = path && isWrite(req) ? model.byEndpoint.get(path.resource.toLowerCase()) : undefined;
+      const body = resource ? jsonOf(req) : undefined;
+      if (!resource || !body || typeof body !== 'object') return;
+      const missing = resource.references.some((ref) => !OLD_TYPE_SHAPES.has(ref.target)
+        && objectsAt(body, ref.path).some((o) => Object.keys(o).length > 0 && ref.fields.some((k) => o[k.property] === undefined)));
+      if (missing) return problem('data-conflict:unresolved-reference');
+    },
+  },
+  {
+    name: 'key-unification-first-place-wins-beyond-seed-examples', family: 'data.references', suites: ['references'],
+    description: 'a key given differently in several places is taken from the first place the model lists (the others overwritten, the write accepted), except on courseOffering and sectionAttendanceTakenEvent (the seed\'s examples)',
+    request: (req) => {
+      const path = dataPath(req);
+      const resource = path && isWrite(req) ? model.byEndpoint.get(path.resource.toLowerCase()) : undefined;
+      if (!resource || resource.name === 'courseOffering' || resource.name === 'sectionAttendanceTakenEvent') return;
+      editRequestJson(req, (body) => {
+        let changed = false;
+        for (const group of resource.equalities) {
+          const places = group.paths.flatMap((p) => {
+            const [holder, name] = [p.slice(0, p.lastIndexOf('.')), p.slice(p.lastIndexOf('.') + 1)];
+            return (holder === '$' ? [body] : objectsAt(body, holder)).filter((o) => o[name] !== undefined).map((o) => ({ o, name }));
+          });
+          for (const { o, name } of places.slice(1)) if (o[name] !== places[0].o[places[0].name]) [o[name], changed] = [places[0].o[places[0].name], true];
         }
         return changed;
       });
