@@ -321,7 +321,7 @@ function readVerdict(file: string): Pick<RunResult, 'verdict' | 'failedRules' | 
  * deviation the seed allows could still trip a MUST test of any family): it holds every lock.
  */
 const conforming = (f: Fault) => f.expect === 'conformant';
-const selectionOf = (f: Fault): Selection => (conforming(f) ? { suites: [], workers: 2, target: f.target } : { ...f, maxFailures: MAX_FAILURES });
+const selectionOf = (f: Fault): Selection => (conforming(f) ? { suites: [], workers: f.workers ?? 2, target: f.target } : { ...f, maxFailures: MAX_FAILURES });
 const exclusiveOf = (f: Fault) => (conforming(f) ? EXCLUSIVE : EXCLUSIVE.filter((x) => f.suites.some((s) => s === x || s.startsWith(`${x}/`))));
 
 /**

@@ -36,6 +36,8 @@ export interface Fault extends Transformer {
    * fault's target file with these members merged into `dataApi`.
    */
   target?: { dataApi?: Partial<Pick<DataApiTarget, 'tokenLifetimeSeconds' | 'tokenExpiryLeewaySeconds' | 'pageSizeMaximum'>> };
+  /** For a conforming deviation: Playwright workers for its whole run (default 2), e.g. a remote deployment's default. */
+  workers?: number;
 }
 
 // ---- small predicates and builders ---------------------------------------------------------------

@@ -1,6 +1,9 @@
 /** Faulty deployments that break data.limits. */
-import { dataPath, jsonOf, queryOf, setJson } from '../proxy.js';
+import { Tokens, dataPath, jsonOf, queryOf, setJson } from '../proxy.js';
 import { feed, hasType, isData, isWrite, problem, problemOf, rewriteParameter, type Fault } from './helpers.js';
+import { REMOTE_WORKERS_MAX } from '../../../suites/_harness/workers.js';
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Rewrites the errors entries of a 400 parameter-validation-failed answer to a data GET. */
 function editLimitMessages(res: Parameters<NonNullable<Fault['response']>>[0], req: Parameters<NonNullable<Fault['response']>>[1], edit: (entry: string) => string): void {
@@ -12,6 +15,28 @@ function editLimitMessages(res: Parameters<NonNullable<Fault['response']>>[0], r
 }
 
 export const limitsFaults: Fault[] = [
+  // Conforming: a deployment on another host. Every exchange of both services takes 40 ms more
+  // (20 ms each way), run with the workers a remote deployment gets by default: the verdict must
+  // stay conformant (no test may race a slower answer), and the run's time is the remote figure
+  // of issue 21 point 2 and issue 24.
+  {
+    name: 'deployment-40-ms-away', family: 'data.limits', suites: ['limits'], expect: 'conformant', workers: REMOTE_WORKERS_MAX,
+    description: 'every request and every answer of both services is delayed 20 ms (a round trip of 40 ms), as from a deployment on another host',
+    request: async () => { await delay(20); },
+    response: async () => { await delay(20); },
+  },
+  {
+    name: 'token-lifetime-cut-short', family: 'data.limits', suites: ['limits'],
+    // The suites probe a 4-second token 2 s before its end (closer would judge clocks, not
+    // lifetimes): a lifetime cut by less than that passes unseen. This one cuts it by 60 %.
+    description: 'a token is refused (401) once two fifths of its lifetime have passed, not only after it',
+    request: (req, tools) => {
+      const token = isData(req) ? Tokens.bearer(req) : undefined;
+      const claims = token ? tools.tokens.decode(token)?.claims : undefined;
+      if (!claims?.iat || !claims.exp) return;
+      if (Date.now() / 1000 > claims.iat + ((claims.exp - claims.iat) * 2) / 5) return problem('security:authentication', { errors: ['Token has expired.'] });
+    },
+  },
   {
     name: 'limit-above-maximum-accepted', family: 'data.limits', suites: ['limits'],
     description: 'a limit above the maximum page size (500) is clamped instead of refused with 400',
