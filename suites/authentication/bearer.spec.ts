@@ -7,7 +7,7 @@ import { expectProblem } from '../_harness/problem.js';
 import { check, rule } from '../_harness/rules.js';
 import { sharedTokens } from '../_harness/tokens.js';
 import { credentials } from '../_harness/target.js';
-import { CAUSES, INVALID, RESOURCE as resource, expectOwnEntry, routes } from './_support/causes.js';
+import { BLANK, CAUSES, INVALID, MISSING, UNKNOWN_SCHEME, RESOURCE as resource, expectOwnEntry, routes } from './_support/causes.js';
 import { issuerSigned as resigned } from './_support/expiry.js';
 
 /**
@@ -84,6 +84,21 @@ test.describe('Authorization: Bearer on data requests', () => {
       const res = await anon.get(resource, { Authorization: `Bearer ${token}` });
       expect(res.status(), `${alg}: ${await res.text()}`).toBe(401);
     }
+  });
+
+  test('answers 401 with one errors entry of its own on every route for a token the issuer\'s key signed, valid in signature, iss, aud and exp, whose client_id names no client', rule('data.authentication.invalid-token-401', 'data.authentication.errors-entry-wording'), async ({ anon }) => {
+    // A token only the issuer's key can make: everything checks out but the client it names. The
+    // issuer never issued it for any client the API knows, so it is an unknown token.
+    const orphan = await resigned({ client_id: `no-such-client-${Date.now()}` });
+    // The control: the same claims with the real client_id, re-signed, are accepted.
+    expect((await anon.get(`${resource}?limit=1`, { Authorization: `Bearer ${await resigned({})}` })).status(), 'the same claims naming the real client').toBe(200);
+    const entries: string[] = [];
+    for (const route of routes(anon)) {
+      const entry = await expectOwnEntry(route, { Authorization: `Bearer ${orphan}` }, 'a token naming no client', [MISSING, UNKNOWN_SCHEME, BLANK]);
+      expect(entry.trim(), `${route.name}: the errors entry names the cause`).not.toBe('');
+      entries.push(entry);
+    }
+    await check('data.authentication.errors-entry-wording', 'the entry reads "Invalid token", as for any token the API does not accept', () => expect([...new Set(entries)]).toEqual(['Invalid token']));
   });
 
   test('answers 401 for a token issued further in the future than the clock skew allows', rule('data.authentication.future-iat-401'), async ({ anon }) => {
