@@ -149,6 +149,16 @@ test.describe('POST /oauth/token', () => {
     expect(await res.json()).toMatchObject({ error: 'invalid_client' });
   });
 
+  test('refuses a Basic header together with client_id alone, or client_secret alone, in the body with 400 invalid_client', rule('data.token.credentials-in-header-and-body-400'), async ({ request }) => {
+    // Upstream refuses credentials in the header and client_id *or* client_secret in the body
+    // (research §2): one member is enough, even when it agrees with the header.
+    for (const [member, field] of [['client_id', `client_id=${encodeURIComponent(primary.key)}`], ['client_secret', `client_secret=${encodeURIComponent(primary.secret)}`]]) {
+      const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: `grant_type=client_credentials&${field}` });
+      await expectNoToken(res, 400, `a Basic header and ${member} alone in the body`);
+      expect(await res.json(), `a Basic header and ${member} alone in the body`).toMatchObject({ error: 'invalid_client' });
+    }
+  });
+
   test('accepts client_id and client_secret in a form body', rule('data.token.credentials-in-body'), async ({ request }) => {
     const res = await request.post(tokenUrl, {
       headers: form,
