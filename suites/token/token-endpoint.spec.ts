@@ -96,6 +96,27 @@ test.describe('POST /oauth/token', () => {
     });
   }
 
+  test('answers a known key with an empty or blank secret in the Basic header with 401 and no token', rule('data.token.wrong-credentials-401'), async ({ request }) => {
+    for (const [what, secret] of [['an empty secret', ''], ['a secret of blanks', '   ']]) {
+      const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(primary.key, secret) }, data: 'grant_type=client_credentials' });
+      await expectNoToken(res, 401, `${what} for a known key in the Basic header`);
+    }
+  });
+
+  test('answers a known key with no, an empty or a blank client_secret in a form body with 401 and no token, where the endpoint takes credentials from the body', rule('data.token.wrong-credentials-401'), async ({ request }) => {
+    const key = `client_id=${encodeURIComponent(primary.key)}`;
+    const cases = [['no client_secret', ''], ['an empty client_secret', '&client_secret='], ['a client_secret of blanks', '&client_secret=%20%20%20']] as const;
+    for (const [what, secret] of cases) {
+      const res = await request.post(tokenUrl, { headers: form, data: `grant_type=client_credentials&${key}${secret}` });
+      if (res.status() !== 401 && res.status() >= 400 && res.status() < 500) {
+        // Refused otherwise: fine if the endpoint takes no credentials from a body at all.
+        const right = await request.post(tokenUrl, { headers: form, data: `grant_type=client_credentials&${key}&client_secret=${encodeURIComponent(primary.secret)}` });
+        if (right.status() !== 200) notApplicable(`the token endpoint takes no credentials from a form body (the right secret there: ${right.status()})`);
+      }
+      await expectNoToken(res, 401, `${what} for a known key in a form body`);
+    }
+  });
+
   test('answers GET, PUT and DELETE on the token path with 405 and no token', rule('data.token.other-methods-405'), async ({ request }) => {
     const headers = { ...form, Authorization: basic(primary.key, primary.secret) };
     for (const method of ['GET', 'PUT', 'DELETE']) {
