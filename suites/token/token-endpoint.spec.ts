@@ -1,7 +1,7 @@
 import type { APIResponse } from '@playwright/test';
 import { test, expect, target } from '../_harness/fixtures.js';
 import { notApplicable } from '../_harness/capabilities.js';
-import { rule } from '../_harness/rules.js';
+import { check, rule } from '../_harness/rules.js';
 import { credentials } from '../_harness/target.js';
 
 /**
@@ -115,6 +115,41 @@ test.describe('POST /oauth/token', () => {
       }
       await expectNoToken(res, 401, `${what} for a known key in a form body`);
     }
+  });
+
+  test('refuses a malformed Basic header with a 4xx and no token, even where it holds the client\'s valid key and secret', rule('data.token.wrong-credentials-401', 'data.token.invalid-request'), async ({ request }) => {
+    // The primary rule's 401 is for well-formed credentials that do not authenticate; a header
+    // that cannot be read as Basic credentials is refused by upstream with 400 (research §2), so
+    // the MUST part here is only the refusal. Each header carries the client's real credentials,
+    // so a server that read past the defect would issue a token.
+    const valid = Buffer.from(`${primary.key}:${primary.secret}`).toString('base64');
+    const middle = Math.floor(valid.length / 2);
+    const send = (authorization: string) => request.post(tokenUrl, { headers: { ...form, Authorization: authorization }, data: 'grant_type=client_credentials' });
+    const refused = async (what: string, authorization: string) => {
+      const res = await send(authorization);
+      const text = await res.text();
+      expect(res.status(), `${what}: ${text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
+      expect(res.status(), `${what}: ${text.slice(0, 300)}`).toBeLessThan(500);
+      let body: unknown;
+      try { body = JSON.parse(text); } catch { body = undefined; }
+      expect((body as { access_token?: unknown } | undefined)?.access_token, `${what}: no access token`).toBeUndefined();
+      return { status: res.status(), body: body as { error?: unknown } | undefined };
+    };
+
+    const threeParts = await refused('a header of three space-separated parts', `Basic ${valid} ${valid}`);
+    await check('data.token.invalid-request', 'a header of three parts is refused with 400 invalid_request', () => {
+      expect(threeParts.status).toBe(400);
+      expect(threeParts.body).toMatchObject({ error: 'invalid_request' });
+    });
+    const notBase64 = await refused('a credential with a character outside base64 inside it', `Basic ${valid.slice(0, middle)}*${valid.slice(middle)}`);
+    await check('data.token.invalid-request', 'a credential that is not valid base64 is refused with 400 invalid_request', () => {
+      expect(notBase64.status).toBe(400);
+      expect(notBase64.body).toMatchObject({ error: 'invalid_request' });
+    });
+    // Upstream answers this one 400 invalid_client, not invalid_request (research §2): only the 400 is the rule's.
+    const noColon = await refused('a credential that decodes without a colon', `Basic ${Buffer.from(`${primary.key}${primary.secret}`).toString('base64')}`);
+    await check('data.token.invalid-request', 'a credential that decodes without a colon is refused with 400', () => expect(noColon.status).toBe(400));
+    await refused('the valid credential under a scheme other than Basic', `Digest ${valid}`);
   });
 
   test('answers GET, PUT and DELETE on the token path with 405 and no token', rule('data.token.other-methods-405'), async ({ request }) => {
