@@ -152,6 +152,19 @@ test.describe('POST /oauth/token', () => {
     await refused('the valid credential under a scheme other than Basic', `Digest ${valid}`);
   });
 
+  // A JSON body that is not an object carries no grant_type: upstream cannot bind it and answers
+  // 400 problem details (research §2), so only the 400 is asserted, not the OAuth error code.
+  test('refuses a JSON body that is not an object (null, an array, a string), or whose grant_type is not a string, with 400 and no token', rule('data.token.unsupported-grant-type-400'), async ({ request }) => {
+    const headers = { 'Content-Type': 'application/json', Authorization: basic(primary.key, primary.secret) };
+    const bodies: [string, string][] = [
+      ['null', 'null'],
+      ['an array', JSON.stringify([{ grant_type: 'client_credentials' }])],
+      ['a string', JSON.stringify('grant_type=client_credentials')],
+      ['grant_type as an array', JSON.stringify({ grant_type: ['client_credentials'] })],
+    ];
+    for (const [what, data] of bodies) await expectNoToken(await request.post(tokenUrl, { headers, data }), 400, `a JSON body of ${what}`);
+  });
+
   test('answers GET, PUT and DELETE on the token path with 405 and no token', rule('data.token.other-methods-405'), async ({ request }) => {
     const headers = { ...form, Authorization: basic(primary.key, primary.secret) };
     for (const method of ['GET', 'PUT', 'DELETE']) {
