@@ -76,6 +76,46 @@ test.describe('POST /oauth/token_info', () => {
     if (prefixes.length) expect(prefixes.some((p) => target.testData.namespacePrefix.startsWith(p)), `${target.testData.namespacePrefix} starts with one of ${prefixes.join(', ')}`).toBe(true);
   });
 
+  test('reads the token member\'s name case-insensitively: {"Token": <the caller\'s token>} is answered 200 like {"token": …}', rule('data.token.token-info'), async ({ request }) => {
+    const token = sharedTokens().primary;
+    const res = await request.post(url, { headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, data: JSON.stringify({ Token: token }) });
+    expect(res.status(), await res.text()).toBe(200);
+    expect(await res.json()).toMatchObject({ active: true, client_id: primary.key });
+  });
+
+  test('accepts the token form-encoded, token=<the caller\'s token>, and answers 200 as for the JSON body', rule('data.token.token-info'), async ({ request }) => {
+    const token = sharedTokens().primary;
+    const res = await request.post(url, { headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-www-form-urlencoded' }, data: `token=${encodeURIComponent(token)}` });
+    expect(res.status(), await res.text()).toBe(200);
+    expect(await res.json()).toMatchObject({ active: true, client_id: primary.key });
+  });
+
+  test('refuses a request that names no token to inspect (an empty body, an object without a token member) with 400', rule('data.token.token-info'), async ({ request }) => {
+    const token = sharedTokens().primary;
+    for (const [what, data] of [['an empty body', ''], ['an empty object', '{}'], ['an object naming the token otherwise', JSON.stringify({ access_token: token })]]) {
+      const res = await request.post(url, { headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, data });
+      expect(res.status(), `${what}: ${await res.text()}`).toBe(400);
+    }
+  });
+
+  test('refuses to describe another client\'s valid token to the caller with a 4xx that discloses nothing of it', rule('data.token.token-info'), async ({ request }) => {
+    // Upstream 7.3.2 answers 400 (the tokens must match), 7.2 and 7.3 answered 401 (research §4):
+    // only the refusal and its silence about the other token hold in every version.
+    const token = sharedTokens().primary;
+    const tokens = sharedTokens();
+    const other = Object.keys(tokens).map((role) => ({ role, token: tokens[role], key: credentials(target.clients[role as keyof typeof target.clients])?.key }))
+      .find((o) => o.role !== 'primary' && o.key && o.key !== primary.key && o.token !== token);
+    if (!other) notApplicable('needs a client other than primary in the target file');
+    const res = await request.post(url, { headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, data: JSON.stringify({ token: other.token }) });
+    const text = await res.text();
+    expect(res.status(), text).toBeGreaterThanOrEqual(400);
+    expect(res.status(), text).toBeLessThan(500);
+    expect(text, 'the answer names the other client').not.toContain(other.key!);
+    let body: unknown;
+    try { body = JSON.parse(text); } catch { body = undefined; }
+    expect((body as { active?: unknown } | undefined)?.active, 'the answer calls a token active').not.toBe(true);
+  });
+
   test('answers 401 without a valid bearer token', rule('data.token.token-info'), async ({ request }) => {
     const token = sharedTokens().primary;
     const res = await request.post(url, { headers: { Authorization: 'Bearer not-a-token', 'Content-Type': 'application/json' }, data: JSON.stringify({ token }) });
