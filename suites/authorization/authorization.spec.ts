@@ -1,6 +1,6 @@
 import type { APIResponse } from '@playwright/test';
 import { test, expect, target } from '../_harness/data.js';
-import { capability } from '../_harness/capabilities.js';
+import { capability, clientToken } from '../_harness/capabilities.js';
 import { messagesOf } from '../_harness/checks.js';
 import { keysOf, resourceOf, type Builder } from '../_harness/builders.js';
 import type { DataClient } from '../_harness/fixtures.js';
@@ -199,6 +199,25 @@ test.describe('education organization claims', () => {
     const res = await client.get(`classPeriods?${query}`);
     if (res.status() === 200) expect(((await res.json()) as { id: string }[]).map((r) => r.id)).not.toContain(period.id);
     else await expectProblem(res, 'security:authorization');
+  });
+});
+
+test.describe('education organization claims in token_info', () => {
+  test('names each organization of the caller\'s claims that exists in education_organizations by its id, name_of_institution and type', rule('data.token.token-info'), async ({ api, data, request }) => {
+    // Here rather than in suites/token: the school-limited client's school has a fixed id, and the
+    // tests of this file that store it run one after the other (research §4 for the members).
+    const schoolId = await ownSchool(api, data);
+    const [school] = (await (await api.get(`schools?schoolId=${schoolId}`)).json()) as { nameOfInstitution: string }[];
+    expect(school, `school ${schoolId} is stored`).toBeDefined();
+    const token = clientToken('schoolLimited');
+    const res = await request.post(`${target.dataApi.baseUrl}/oauth/token_info`, { headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, data: JSON.stringify({ token }) });
+    expect(res.status(), await res.text()).toBe(200);
+    const entries = ((await res.json()) as { education_organizations?: Record<string, unknown>[] }).education_organizations ?? [];
+    const entry = entries.find((e) => Number(e.education_organization_id) === schoolId);
+    expect(entry, `an entry for ${schoolId} among ${JSON.stringify(entries)}`).toBeDefined();
+    expect(entry!.name_of_institution, 'name_of_institution').toBe(school.nameOfInstitution);
+    // A discriminator naming the organization's kind, upstream's `edfi.School`.
+    expect(entry!.type, 'type').toMatch(/(^|\.)School$/);
   });
 });
 
