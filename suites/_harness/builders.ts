@@ -84,6 +84,14 @@ interface BuildOptions {
   full?: Fill;
   /** Values to use for same-named key members (key unification), by query name. */
   context?: Record<string, unknown>;
+  /**
+   * Take the body's dependencies (descriptors, referenced records, organizations, school years)
+   * from the worker's pool: made once per worker process and deleted when it ends, not per test.
+   * Only for tests that write bodies and read back their own records: they never change or delete
+   * a dependency, nor query by one's key (another test's records share it). A deployment 40 ms
+   * away spends most of a generated test making and deleting dependencies.
+   */
+  shared?: boolean;
 }
 
 /** Which optional members a body carries: none, all, or those a predicate picks (with what holds them). */
@@ -106,7 +114,8 @@ export class Builder {
   private readonly records: Created[] = [];
   private readonly years = new Set<number>();
 
-  constructor(readonly api: DataClient) {}
+  /** @param pool the worker's Builder, whose records outlive the test (BuildOptions.shared) */
+  constructor(readonly api: DataClient, private readonly pool?: Builder) {}
 
   /** A descriptor value `<namespace>#<codeValue>` of the given descriptor, created once per test. */
   async descriptor(name: string): Promise<string> {
@@ -167,7 +176,7 @@ export class Builder {
       } else if (f.kind !== 'collection' && f.kind !== 'object' && f.kind !== 'extension') ctx.set(name, { value, kind: typeof value });
     }
     const skip = new Set(Object.keys(overrides));
-    const body = await this.fields(r, r.fields, '$', ctx, opts.full ?? false, skip);
+    const body = await this.fields(r, r.fields, '$', ctx, opts.full ?? false, skip, opts.shared && this.pool ? this.pool : this);
     for (const [k, v] of Object.entries(overrides)) {
       if (v === undefined) delete body[k];
       else body[k] = v;
@@ -204,14 +213,17 @@ export class Builder {
 
   // ---- internals ----------------------------------------------------------------------------
 
-  private async fields(r: CompiledResource, fields: Fields, base: string, ctx: Context, full: Fill, skip = new Set<string>()): Promise<Body> {
+  /** `deps` makes the dependencies: this Builder, or the worker's pool. */
+  private async fields(r: CompiledResource, fields: Fields, base: string, ctx: Context, full: Fill, skip = new Set<string>(), deps: Builder = this): Promise<Body> {
     const out: Body = {};
     const wanted = Object.entries(fields).filter(([name, f]) => !skip.has(name) && (f.required || f.identity || fills(full, f)) && f.kind !== 'extension' && !('readOnly' in f && f.readOnly));
     // Scalars and descriptors first, then references (pinned by the scalars), then nested members.
+    // The record's own key members never come from the pool: two tests' records would share a key.
+    const from = (f: Field) => (base === '$' && f.identity ? this : deps);
     for (const [name, f] of wanted) {
       if (f.kind === 'descriptor') {
         const known = ctx.get(name);
-        out[name] = known?.kind === 'string' ? known.value : await this.descriptor(f.descriptor);
+        out[name] = known?.kind === 'string' ? known.value : await from(f).descriptor(f.descriptor);
         ctx.set(name, { value: out[name], kind: 'string' });
       } else if (f.kind !== 'reference' && f.kind !== 'collection' && f.kind !== 'object' && f.kind !== 'extension') {
         const value = this.scalar(r, name, f, base);
@@ -225,22 +237,23 @@ export class Builder {
       if (f.kind !== 'reference') continue;
       const ref = r.references.find((x) => x.path === `${base}.${name}`);
       if (!ref) throw new Error(`builders: no compiled reference at ${base}.${name} of ${r.name}`);
-      out[name] = await this.reference(ref, ctx);
+      out[name] = await this.reference(ref, ctx, from(f));
     }
     for (const [name, f] of wanted) {
-      if (f.kind === 'collection') out[name] = [await this.fields(r, f.item, `${base}.${name}[*]`, new Map(ctx), full)];
-      else if (f.kind === 'object') out[name] = await this.fields(r, f.fields, `${base}.${name}`, new Map(ctx), full);
+      if (f.kind === 'collection') out[name] = [await this.fields(r, f.item, `${base}.${name}[*]`, new Map(ctx), full, undefined, deps)];
+      else if (f.kind === 'object') out[name] = await this.fields(r, f.fields, `${base}.${name}`, new Map(ctx), full, undefined, deps);
     }
     return out;
   }
 
-  private async reference(ref: CompiledReference, ctx: Context): Promise<Body> {
+  /** `deps` is this Builder or the worker's pool: the pool's record when it has one that fits, else this test's. */
+  private async reference(ref: CompiledReference, ctx: Context, deps: Builder = this): Promise<Body> {
     const pinned: Body = {};
     for (const m of ref.fields) {
       const known = ctx.get(m.queryName);
       if (known) pinned[m.property] = known.value;
     }
-    const keys = await this.ensure(ref.target, pinned);
+    const keys = (deps !== this ? await deps.reuse(ref.target, pinned) : undefined) ?? await this.ensure(ref.target, pinned);
     const out: Body = {};
     for (const m of ref.fields) {
       out[m.property] = keys[m.property];
@@ -249,20 +262,37 @@ export class Builder {
     return out;
   }
 
-  /** Keys of a record of `target` matching `pinned`: one this test made, or a new one. */
-  private async ensure(targetName: string, pinned: Body): Promise<Body> {
+  /**
+   * For the worker's pool: keys of a pool record of `target` matching `pinned`. One is made only
+   * when nothing is pinned: a record made for pinned keys would reference the test's own records,
+   * which are deleted before the pool's.
+   */
+  private async reuse(targetName: string, pinned: Body): Promise<Body | undefined> {
+    if (targetName === 'schoolYearType' || !Object.keys(pinned).length) return this.ensure(targetName, pinned);
+    return this.find(targetName, pinned);
+  }
+
+  /** Keys of a record of `target` matching `pinned` that this Builder made, if any. */
+  private find(targetName: string, pinned: Body): Body | undefined {
     const matches = (c: Created) => Object.entries(pinned).every(([k, v]) => c.keys[k] === v);
+    const abstract = model.abstracts.find((a) => a.name === targetName);
+    if (abstract?.name === 'educationOrganization') return this.records.find((c) => c.resource.educationOrganization && matches(c))?.keys;
+    // Other abstract targets (general student program associations): members share the identity.
+    const name = abstract ? abstract.members.find((m) => m.resource === 'studentProgramAssociation')?.resource ?? abstract.members[0].resource : targetName;
+    return this.records.find((c) => c.resource.name === name && matches(c))?.keys;
+  }
+
+  /** Keys of a record of `target` matching `pinned`: one this Builder made, or a new one. */
+  private async ensure(targetName: string, pinned: Body): Promise<Body> {
     if (targetName === 'schoolYearType') return { schoolYear: await this.schoolYear(pinned.schoolYear as number | undefined) };
+    // Keys pinned by a pool record may name more of the pool's records: never make those again.
+    const found = this.find(targetName, pinned) ?? (Object.keys(pinned).length ? this.pool?.find(targetName, pinned) : undefined);
+    if (found) return found;
     const abstract = model.abstracts.find((a) => a.name === targetName);
     if (abstract?.name === 'educationOrganization') {
-      const found = this.records.find((c) => c.resource.educationOrganization && matches(c));
-      if (found) return found.keys;
       return (await this.school({ schoolId: (pinned.educationOrganizationId as number | undefined) ?? newEducationOrganizationId() })).keys;
     }
-    // Other abstract targets (general student program associations): members share the identity.
     if (abstract) targetName = abstract.members.find((m) => m.resource === 'studentProgramAssociation')?.resource ?? abstract.members[0].resource;
-    const found = this.records.find((c) => c.resource.name === targetName && matches(c));
-    if (found) return found.keys;
     const r = resourceOf(targetName);
     if (r.isDescriptor) throw new Error(`builders: descriptor references are values, not objects (${targetName})`);
     const overrides: Body = {};

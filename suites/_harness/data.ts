@@ -1,6 +1,7 @@
 import { test as base, DataClient, expect, target } from './fixtures.js';
 import { Builder } from './builders.js';
 import { clientToken } from './capabilities.js';
+import { sharedTokens } from './tokens.js';
 
 /**
  * The suites' `test`: the harness fixtures plus
@@ -11,6 +12,15 @@ import { clientToken } from './capabilities.js';
 interface DataFixtures {
   data: Builder;
   as: (role: string) => DataClient;
+}
+
+interface WorkerFixtures {
+  /**
+   * The worker's dependencies (BuildOptions.shared): records the generated tests' bodies
+   * reference, made once per worker process on its own request context and deleted, newest
+   * first, when the worker ends.
+   */
+  pool: Builder;
 }
 
 class RoleClient extends DataClient {
@@ -26,7 +36,19 @@ class RoleClient extends DataClient {
   }
 }
 
-export const test = base.extend<DataFixtures>({
+export const test = base.extend<DataFixtures, WorkerFixtures>({
+  pool: [async ({ playwright }, use) => {
+    const request = await playwright.request.newContext();
+    const created: { url: string }[] = [];
+    await use(new Builder(new DataClient(request, target, sharedTokens().primary, created)));
+    const leftovers: string[] = [];
+    for (const { url } of created.reverse()) {
+      const res = await request.delete(url, { headers: { Authorization: `Bearer ${sharedTokens().primary}` } });
+      if (res.status() !== 204 && res.status() !== 404) leftovers.push(`${url} → ${res.status()}`);
+    }
+    await request.dispose();
+    if (leftovers.length) throw new Error(`worker pool cleanup could not delete: ${leftovers.join(', ')}`);
+  }, { scope: 'worker' }],
   // The primary client, tracking every record a POST creates (201): a write a test expected to be
   // refused but the target accepted leaves nothing behind either. Deleting twice is harmless (404).
   api: async ({ api }, use) => {
@@ -38,8 +60,8 @@ export const test = base.extend<DataFixtures>({
     };
     await use(api);
   },
-  data: async ({ api }, use) => {
-    await use(new Builder(api));
+  data: async ({ api, pool }, use) => {
+    await use(new Builder(api, pool));
   },
   as: async ({ request, api }, use) => {
     await use((role: string) => new RoleClient(request, clientToken(role), api));

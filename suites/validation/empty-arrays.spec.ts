@@ -16,7 +16,7 @@ const empty = (m: Member) => { m.parent[m.name] = []; };
 test.describe('required arrays of every resource, sent empty', () => {
   for (const r of model.resources.filter((x) => hasMember(x.fields, (f) => f.kind === 'collection' && !!f.required))) {
     test(`refuses every required array of ${r.name} sent with zero items with 400 at the array's path`, rule('data.validation.empty-required-array-400'), async ({ api, data }) => {
-      const body = await data.body(r.name, {}, { full: (f) => f.kind === 'collection' && !!f.required });
+      const body = await data.body(r.name, {}, { full: (f) => f.kind === 'collection' && !!f.required, shared: true });
       await expectEachRefused(api, r.endpoint, r.fields, body, isRequiredArray, empty, 'with zero items');
     });
   }

@@ -37,7 +37,7 @@ test.describe('int64 education-organization ids on every resource that has one',
       // is referenced) with those ids, and unified key members keep agreeing.
       const context = Object.fromEntries(int64Names(r).map((name) => [name, 3_000_000_000 + newEducationOrganizationId()]));
       const int64Targets = new Set(r.references.filter((ref) => ref.fields.some((k) => k.kind === 'int64')).map((ref) => ref.target));
-      const created = await data.create(r.name, {}, { context, full: (f) => f.kind === 'reference' && int64Targets.has(f.target) });
+      const created = await data.create(r.name, {}, { context, full: (f) => f.kind === 'reference' && int64Targets.has(f.target), shared: true });
       const written = [
         ...membersOf(r.fields, created.body).filter((m) => m.field?.kind === 'int64'),
         ...referenceKeysOf(r, created.body).filter((k) => k.key.kind === 'int64'),

@@ -27,7 +27,7 @@ test.describe('maximum lengths on every string member of every resource', () => 
       : `refuses every string member of ${r.name} one character over its maximum length with 400 at that member's path, and stores each at its maximum as written`;
     const rules = r.isSchoolYearEnumeration ? rule('data.validation.string-length-400') : rule('data.validation.string-length-400', 'data.limits.string-maximum-length-accepted');
     test(title, rules, async ({ api, data }) => {
-      const body = await data.body(r.name, {}, { full: true });
+      const body = await data.body(r.name, {}, { full: true, shared: true });
       await expectEachRefused(api, r.endpoint, r.fields, body, (m) => maxOf(m) !== undefined, padTo((max) => max + 1), 'one character over their maximum length');
       if (r.isSchoolYearEnumeration) return;
       // Every string member padded to its maximum, natural-key members too (the padding keeps the

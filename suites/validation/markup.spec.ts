@@ -119,7 +119,7 @@ test.describe('dangerous markup in every string member of every resource', () =>
       ? `refuses every form of markup in every string member of ${r.name} with 400 at that member's path, on POST and on PUT`
       : `refuses every form of markup in every string member of ${r.name} with 400 at that member's path`;
     test(title, rule('data.validation.dangerous-markup-400'), async ({ api, data }) => {
-      const body = await data.body(r.name, {}, { full: (f) => f.kind === 'string' && !f.readOnly });
+      const body = await data.body(r.name, {}, { full: (f) => f.kind === 'string' && !f.readOnly, shared: true });
       // A descriptor body carries only its required members: its optional description is added.
       if (r.isDescriptor) body.description ??= 'Conformance description';
       for (const [form, suffix] of suffixes) await expectEachRefused(api, r.endpoint, r.fields, body, isText, withMarkup(suffix), `holding ${form} (${suffix})`);

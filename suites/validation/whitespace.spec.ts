@@ -29,7 +29,7 @@ const spaced = (edge: 'leading' | 'trailing') => (m: Member) => {
 test.describe('natural-key strings of every resource, with a space around', () => {
   for (const r of model.resources.filter((x) => hasMember(x.fields, (f) => f.kind === 'string' && !!f.identity && !f.readOnly))) {
     test(`refuses every natural-key string of ${r.name} with a leading space, and with a trailing space, with 400 at that member's path`, rule('data.validation.natural-key-whitespace-400'), async ({ api, data }) => {
-      const body = await data.body(r.name, {}, { full: (f) => f.kind === 'string' && !!f.identity });
+      const body = await data.body(r.name, {}, { full: (f) => f.kind === 'string' && !!f.identity, shared: true });
       for (const edge of ['leading', 'trailing'] as const) {
         await expectEachRefused(api, r.endpoint, r.fields, body, isKeyString, spaced(edge), `with a ${edge} space`);
       }
