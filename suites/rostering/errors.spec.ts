@@ -6,7 +6,7 @@ import { credentials, target } from '../_harness/target.js';
 import { flowsDescription } from './_support/flows.js';
 import { district, flow, orgsUnder, tokenOn } from './_support/routes.js';
 import { ENDPOINTS } from './_support/schema.js';
-import { PREFIX, bearer, expectStatus, expectTokenFailureBody, rosterUrl, rosteringOrigin, seaToken, tokenFor } from './_support/service.js';
+import { PREFIX, bearer, expectStatus, expectTokenFailureBody, getPastThrottle, rosterUrl, rosteringOrigin, seaToken, tokenFor } from './_support/service.js';
 import { test, expect } from './_support/test.js';
 import type { World } from './_support/world.js';
 
@@ -17,7 +17,7 @@ import type { World } from './_support/world.js';
  * Checks on every request; Scopes), with what each sends.
  */
 async function failedTokenChecks(request: APIRequestContext, world: World): Promise<[string, APIResponse][]> {
-  const get = (url: string, authorization?: string) => request.get(url, authorization ? { headers: { Authorization: authorization } } : {});
+  const get = (url: string, authorization?: string) => getPastThrottle(request, url, authorization ? { Authorization: authorization } : {});
   const orgs = rosterUrl('orgs');
   const accepted = await seaToken(request, world, ['core']);
   const foreignKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
