@@ -119,7 +119,7 @@ function keyChange(r: CompiledResource, body: Body): { name: string; value: stri
 
 /** A record of the test's own with every member filled (a descriptor: with a prior descriptor), and another id no record of the resource has. */
 async function recordOf(r: CompiledResource, api: DataClient, data: Builder): Promise<Created & { otherId?: string }> {
-  if (!r.isDescriptor) return data.create(r.name, {}, { full: true });
+  if (!r.isDescriptor) return data.create(r.name, {}, { full: true, shared: true });
   const prior = await data.newDescriptor(r.name);
   const priorRead = (await (await api.get(prior.url)).json()) as Body;
   const idName = `${r.name}Id`;
