@@ -1,8 +1,9 @@
-import type { APIResponse } from '@playwright/test';
+import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { test, expect, target } from '../_harness/fixtures.js';
 import { notApplicable } from '../_harness/capabilities.js';
 import { check, rule } from '../_harness/rules.js';
 import { credentials } from '../_harness/target.js';
+import { pastThrottle } from '../_harness/throttle.js';
 
 /**
  * POST {base_url}/oauth/token. Each test asks for one token at most (a stock upstream endpoint
@@ -12,6 +13,8 @@ const tokenUrl = `${target.dataApi.baseUrl}/oauth/token`;
 const primary = credentials(target.clients.primary)!;
 const basic = (key: string, secret: string) => `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
 const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+/** A token request that waits out the deployment's throttle on refused ones (this file sends many). */
+const postPastThrottle = (request: APIRequestContext, url: string, options: Parameters<APIRequestContext['post']>[1]) => pastThrottle(() => request.post(url, options));
 
 /** The status expected, and no access token in the body (whatever else it holds). */
 async function expectNoToken(res: APIResponse, status: number, what: string): Promise<void> {
@@ -24,7 +27,7 @@ async function expectNoToken(res: APIResponse, status: number, what: string): Pr
 
 test.describe('POST /oauth/token', () => {
   test('issues a bearer token for valid client credentials in a Basic header', rule('data.token.client-credentials-basic-200'), async ({ request }) => {
-    const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: 'grant_type=client_credentials' });
+    const res = await postPastThrottle(request, tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: 'grant_type=client_credentials' });
     expect(res.status()).toBe(200);
     const body = await res.json();
     expect(typeof body.access_token).toBe('string');
@@ -32,7 +35,7 @@ test.describe('POST /oauth/token', () => {
   });
 
   test('answers with a JSON object of access_token (a string), expires_in (integer seconds) and token_type bearer', rule('data.token.response-shape'), async ({ request }) => {
-    const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: 'grant_type=client_credentials' });
+    const res = await postPastThrottle(request, tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: 'grant_type=client_credentials' });
     expect(res.status()).toBe(200);
     const body = JSON.parse(await res.text()) as unknown;
     expect(body !== null && typeof body === 'object' && !Array.isArray(body), 'a JSON object').toBe(true);
@@ -47,7 +50,7 @@ test.describe('POST /oauth/token', () => {
   test('serves the token endpoint at POST {base_url}/oauth/token: a token it issues is accepted by the data API under the same base URL', rule('data.token.endpoint-path'), async ({ request }) => {
     // tokenUrl is the seed's path under the data API's own {base_url}; a token from elsewhere
     // (another issuer's path) would not be what this data API accepts.
-    const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: 'grant_type=client_credentials' });
+    const res = await postPastThrottle(request, tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: 'grant_type=client_credentials' });
     expect(res.status()).toBe(200);
     const { access_token } = (await res.json()) as { access_token: string };
     const read = await request.get(`${target.dataRoot}/academicSubjectDescriptors?limit=1`, { headers: { Authorization: `Bearer ${access_token}` } });
@@ -55,7 +58,7 @@ test.describe('POST /oauth/token', () => {
   });
 
   test('reports the lifetime the host configured (the target\'s dataApi.tokenLifetimeSeconds, 1800 by default) in expires_in', rule('data.token.expires-in-host-lifetime'), async ({ request }) => {
-    const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: 'grant_type=client_credentials' });
+    const res = await postPastThrottle(request, tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: 'grant_type=client_credentials' });
     expect(res.status()).toBe(200);
     expect((await res.json()).expires_in).toBe(target.dataApi.tokenLifetimeSeconds);
   });
@@ -66,14 +69,14 @@ test.describe('POST /oauth/token', () => {
     if (!client || !creds) notApplicable('needs a short-lived client (clients.shortLived with its tokenLifetimeSeconds)');
     // At its own deployment: the target's, or the second one the target names for it.
     const url = `${(client.baseUrl ?? target.dataApi.baseUrl).replace(/\/$/, '')}/oauth/token`;
-    const res = await request.post(url, { headers: { ...form, Authorization: basic(creds.key, creds.secret) }, data: 'grant_type=client_credentials' });
+    const res = await postPastThrottle(request, url, { headers: { ...form, Authorization: basic(creds.key, creds.secret) }, data: 'grant_type=client_credentials' });
     expect(res.status()).toBe(200);
     expect((await res.json()).expires_in).toBe(client.tokenLifetimeSeconds);
   });
 
   test('answers a wrong secret or an unknown key in the Basic header with 401 and no token', rule('data.token.wrong-credentials-401'), async ({ request }) => {
     for (const [what, key, secret] of [['a wrong secret', primary.key, `${primary.secret}-wrong`], ['an unknown key', `no-such-client-${Date.now()}`, primary.secret]]) {
-      const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(key, secret) }, data: 'grant_type=client_credentials' });
+      const res = await postPastThrottle(request, tokenUrl, { headers: { ...form, Authorization: basic(key, secret) }, data: 'grant_type=client_credentials' });
       await expectNoToken(res, 401, `${what} in the Basic header`);
     }
   });
@@ -86,10 +89,10 @@ test.describe('POST /oauth/token', () => {
   ] as const) {
     test(`answers a wrong secret in a ${format} body with 401 and no token, where the endpoint takes credentials from the body`, rule('data.token.wrong-credentials-401'), async ({ request }) => {
       const fields = { grant_type: 'client_credentials', client_id: primary.key, client_secret: `${primary.secret}-wrong` };
-      const res = await request.post(tokenUrl, { headers, data: encode(fields) });
+      const res = await postPastThrottle(request, tokenUrl, { headers, data: encode(fields) });
       if (res.status() !== 401 && res.status() >= 400 && res.status() < 500) {
         // Refused otherwise: fine if the endpoint takes no credentials from a body at all.
-        const right = await request.post(tokenUrl, { headers, data: encode({ ...fields, client_secret: primary.secret }) });
+        const right = await postPastThrottle(request, tokenUrl, { headers, data: encode({ ...fields, client_secret: primary.secret }) });
         if (right.status() !== 200) notApplicable(`the token endpoint takes no credentials from a ${format} body (the right secret there: ${right.status()})`);
       }
       await expectNoToken(res, 401, `a wrong secret in a ${format} body`);
@@ -98,7 +101,7 @@ test.describe('POST /oauth/token', () => {
 
   test('answers a known key with an empty or blank secret in the Basic header with 401 and no token', rule('data.token.wrong-credentials-401'), async ({ request }) => {
     for (const [what, secret] of [['an empty secret', ''], ['a secret of blanks', '   ']]) {
-      const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(primary.key, secret) }, data: 'grant_type=client_credentials' });
+      const res = await postPastThrottle(request, tokenUrl, { headers: { ...form, Authorization: basic(primary.key, secret) }, data: 'grant_type=client_credentials' });
       await expectNoToken(res, 401, `${what} for a known key in the Basic header`);
     }
   });
@@ -107,10 +110,10 @@ test.describe('POST /oauth/token', () => {
     const key = `client_id=${encodeURIComponent(primary.key)}`;
     const cases = [['no client_secret', ''], ['an empty client_secret', '&client_secret='], ['a client_secret of blanks', '&client_secret=%20%20%20']] as const;
     for (const [what, secret] of cases) {
-      const res = await request.post(tokenUrl, { headers: form, data: `grant_type=client_credentials&${key}${secret}` });
+      const res = await postPastThrottle(request, tokenUrl, { headers: form, data: `grant_type=client_credentials&${key}${secret}` });
       if (res.status() !== 401 && res.status() >= 400 && res.status() < 500) {
         // Refused otherwise: fine if the endpoint takes no credentials from a body at all.
-        const right = await request.post(tokenUrl, { headers: form, data: `grant_type=client_credentials&${key}&client_secret=${encodeURIComponent(primary.secret)}` });
+        const right = await postPastThrottle(request, tokenUrl, { headers: form, data: `grant_type=client_credentials&${key}&client_secret=${encodeURIComponent(primary.secret)}` });
         if (right.status() !== 200) notApplicable(`the token endpoint takes no credentials from a form body (the right secret there: ${right.status()})`);
       }
       await expectNoToken(res, 401, `${what} for a known key in a form body`);
@@ -124,7 +127,7 @@ test.describe('POST /oauth/token', () => {
     // so a server that read past the defect would issue a token.
     const valid = Buffer.from(`${primary.key}:${primary.secret}`).toString('base64');
     const middle = Math.floor(valid.length / 2);
-    const send = (authorization: string) => request.post(tokenUrl, { headers: { ...form, Authorization: authorization }, data: 'grant_type=client_credentials' });
+    const send = (authorization: string) => postPastThrottle(request, tokenUrl, { headers: { ...form, Authorization: authorization }, data: 'grant_type=client_credentials' });
     const refused = async (what: string, authorization: string) => {
       const res = await send(authorization);
       const text = await res.text();
@@ -162,7 +165,7 @@ test.describe('POST /oauth/token', () => {
       ['a string', JSON.stringify('grant_type=client_credentials')],
       ['grant_type as an array', JSON.stringify({ grant_type: ['client_credentials'] })],
     ];
-    for (const [what, data] of bodies) await expectNoToken(await request.post(tokenUrl, { headers, data }), 400, `a JSON body of ${what}`);
+    for (const [what, data] of bodies) await expectNoToken(await postPastThrottle(request, tokenUrl, { headers, data }), 400, `a JSON body of ${what}`);
   });
 
   test('answers GET, PUT and DELETE on the token path with 405 and no token', rule('data.token.other-methods-405'), async ({ request }) => {
@@ -174,43 +177,43 @@ test.describe('POST /oauth/token', () => {
   });
 
   test('refuses a wrong secret with 401 invalid_client', rule('data.token.invalid-client-401'), async ({ request }) => {
-    const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(primary.key, `${primary.secret}-wrong`) }, data: 'grant_type=client_credentials' });
+    const res = await postPastThrottle(request, tokenUrl, { headers: { ...form, Authorization: basic(primary.key, `${primary.secret}-wrong`) }, data: 'grant_type=client_credentials' });
     expect(res.status()).toBe(401);
     expect(await res.json()).toMatchObject({ error: 'invalid_client' });
   });
 
   test('refuses an unknown client key with 401 invalid_client', rule('data.token.invalid-client-401'), async ({ request }) => {
-    const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(`no-such-client-${Date.now()}`, 'whatever') }, data: 'grant_type=client_credentials' });
+    const res = await postPastThrottle(request, tokenUrl, { headers: { ...form, Authorization: basic(`no-such-client-${Date.now()}`, 'whatever') }, data: 'grant_type=client_credentials' });
     expect(res.status()).toBe(401);
     expect(await res.json()).toMatchObject({ error: 'invalid_client' });
   });
 
   test('refuses a request with no credentials at all', rule('data.token.invalid-request'), async ({ request }) => {
-    const res = await request.post(tokenUrl, { headers: form, data: 'grant_type=client_credentials' });
+    const res = await postPastThrottle(request, tokenUrl, { headers: form, data: 'grant_type=client_credentials' });
     expect([400, 401]).toContain(res.status());
     expect(await res.json()).toMatchObject({ error: 'invalid_request' });
   });
 
   test('refuses a Basic credential that is not base64 with 400 invalid_request', rule('data.token.invalid-request'), async ({ request }) => {
-    const res = await request.post(tokenUrl, { headers: { ...form, Authorization: 'Basic ***not-base64***' }, data: 'grant_type=client_credentials' });
+    const res = await postPastThrottle(request, tokenUrl, { headers: { ...form, Authorization: 'Basic ***not-base64***' }, data: 'grant_type=client_credentials' });
     expect(res.status()).toBe(400);
     expect(await res.json()).toMatchObject({ error: 'invalid_request' });
   });
 
   test('refuses a grant type other than client_credentials with 400 unsupported_grant_type', rule('data.token.unsupported-grant-type-400'), async ({ request }) => {
-    const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: 'grant_type=password' });
+    const res = await postPastThrottle(request, tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: 'grant_type=password' });
     expect(res.status()).toBe(400);
     expect(await res.json()).toMatchObject({ error: 'unsupported_grant_type' });
   });
 
   test('refuses a missing grant type with 400 unsupported_grant_type', rule('data.token.unsupported-grant-type-400'), async ({ request }) => {
-    const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: 'scope=' });
+    const res = await postPastThrottle(request, tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: 'scope=' });
     expect(res.status()).toBe(400);
     expect(await res.json()).toMatchObject({ error: 'unsupported_grant_type' });
   });
 
   test('refuses credentials given both in the header and in the body', rule('data.token.credentials-in-header-and-body-400'), async ({ request }) => {
-    const res = await request.post(tokenUrl, {
+    const res = await postPastThrottle(request, tokenUrl, {
       headers: { ...form, Authorization: basic(primary.key, primary.secret) },
       data: `grant_type=client_credentials&client_id=${encodeURIComponent(primary.key)}&client_secret=${encodeURIComponent(primary.secret)}`,
     });
@@ -222,14 +225,14 @@ test.describe('POST /oauth/token', () => {
     // Upstream refuses credentials in the header and client_id *or* client_secret in the body
     // (research §2): one member is enough, even when it agrees with the header.
     for (const [member, field] of [['client_id', `client_id=${encodeURIComponent(primary.key)}`], ['client_secret', `client_secret=${encodeURIComponent(primary.secret)}`]]) {
-      const res = await request.post(tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: `grant_type=client_credentials&${field}` });
+      const res = await postPastThrottle(request, tokenUrl, { headers: { ...form, Authorization: basic(primary.key, primary.secret) }, data: `grant_type=client_credentials&${field}` });
       await expectNoToken(res, 400, `a Basic header and ${member} alone in the body`);
       expect(await res.json(), `a Basic header and ${member} alone in the body`).toMatchObject({ error: 'invalid_client' });
     }
   });
 
   test('accepts client_id and client_secret in a form body', rule('data.token.credentials-in-body'), async ({ request }) => {
-    const res = await request.post(tokenUrl, {
+    const res = await postPastThrottle(request, tokenUrl, {
       headers: form,
       data: `grant_type=client_credentials&client_id=${encodeURIComponent(primary.key)}&client_secret=${encodeURIComponent(primary.secret)}`,
     });
@@ -238,7 +241,7 @@ test.describe('POST /oauth/token', () => {
   });
 
   test('accepts a JSON body', rule('data.token.json-body-accepted'), async ({ request }) => {
-    const res = await request.post(tokenUrl, {
+    const res = await postPastThrottle(request, tokenUrl, {
       headers: { 'Content-Type': 'application/json' },
       data: JSON.stringify({ grant_type: 'client_credentials', client_id: primary.key, client_secret: primary.secret }),
     });

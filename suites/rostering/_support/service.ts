@@ -1,4 +1,5 @@
 import { createPublicKey } from 'node:crypto';
+import { pastThrottle } from '../../_harness/throttle.js';
 import { readFileSync } from 'node:fs';
 import { expect, type APIRequestContext, type APIResponse } from '@playwright/test';
 import { SignJWT, decodeJwt, importPKCS8, type JWTPayload } from 'jose';
@@ -294,13 +295,8 @@ export async function getRecords(request: APIRequestContext, url: string, token:
  * checks per address is the deployment's own protection, which the seed leaves open, and answers
  * for how many a test sends, not for the token. For tests that send many refused tokens.
  */
-export async function getPastThrottle(request: APIRequestContext, url: string, headers: Record<string, string> = {}): Promise<APIResponse> {
-  for (let attempt = 0; ; attempt++) {
-    const res = await request.get(url, { headers });
-    if (res.status() !== 429 || attempt === 3) return res;
-    const seconds = Math.min(Math.max(Number(res.headers()['retry-after']) || 1, 1), 10);
-    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-  }
+export function getPastThrottle(request: APIRequestContext, url: string, headers: Record<string, string> = {}): Promise<APIResponse> {
+  return pastThrottle(() => request.get(url, { headers }));
 }
 
 /** The item URL of a record, when it has a sourcedId to address it by. */
