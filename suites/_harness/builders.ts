@@ -275,10 +275,8 @@ export class Builder {
   /** Keys of a record of `target` matching `pinned` that this Builder made, if any. */
   private find(targetName: string, pinned: Body): Body | undefined {
     const matches = (c: Created) => Object.entries(pinned).every(([k, v]) => c.keys[k] === v);
-    const abstract = model.abstracts.find((a) => a.name === targetName);
-    if (abstract?.name === 'educationOrganization') return this.records.find((c) => c.resource.educationOrganization && matches(c))?.keys;
-    // Other abstract targets (general student program associations): members share the identity.
-    const name = abstract ? abstract.members.find((m) => m.resource === 'studentProgramAssociation')?.resource ?? abstract.members[0].resource : targetName;
+    if (targetName === 'educationOrganization') return this.records.find((c) => c.resource.educationOrganization && matches(c))?.keys;
+    const name = concreteTarget(targetName);
     return this.records.find((c) => c.resource.name === name && matches(c))?.keys;
   }
 
@@ -288,12 +286,10 @@ export class Builder {
     // Keys pinned by a pool record may name more of the pool's records: never make those again.
     const found = this.find(targetName, pinned) ?? (Object.keys(pinned).length ? this.pool?.find(targetName, pinned) : undefined);
     if (found) return found;
-    const abstract = model.abstracts.find((a) => a.name === targetName);
-    if (abstract?.name === 'educationOrganization') {
+    if (targetName === 'educationOrganization') {
       return (await this.school({ schoolId: (pinned.educationOrganizationId as number | undefined) ?? newEducationOrganizationId() })).keys;
     }
-    if (abstract) targetName = abstract.members.find((m) => m.resource === 'studentProgramAssociation')?.resource ?? abstract.members[0].resource;
-    const r = resourceOf(targetName);
+    const r = resourceOf(concreteTarget(targetName));
     if (r.isDescriptor) throw new Error(`builders: descriptor references are values, not objects (${targetName})`);
     const overrides: Body = {};
     if (r.educationOrganization) overrides[r.educationOrganization.idField] = pinned[r.educationOrganization.idField] ?? newEducationOrganizationId();
@@ -330,6 +326,16 @@ export class Builder {
         return /end/i.test(name) ? '15:30:00' : '08:30:00';
     }
   }
+}
+
+/**
+ * The resource a reference target names: itself, or for an abstract target other than
+ * educationOrganization (general student program associations) the member built for it, since
+ * members share the identity.
+ */
+function concreteTarget(name: string): string {
+  const abstract = model.abstracts.find((a) => a.name === name);
+  return abstract ? abstract.members.find((m) => m.resource === 'studentProgramAssociation')?.resource ?? abstract.members[0].resource : name;
 }
 
 /** Natural-key values of a body by query name; organizations also by `educationOrganizationId`. */

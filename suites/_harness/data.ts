@@ -1,4 +1,4 @@
-import { test as base, DataClient, expect, target } from './fixtures.js';
+import { test as base, DataClient, deleteCreated, expect, target } from './fixtures.js';
 import { Builder } from './builders.js';
 import { clientToken } from './capabilities.js';
 import { sharedTokens } from './tokens.js';
@@ -41,13 +41,11 @@ export const test = base.extend<DataFixtures, WorkerFixtures>({
     const request = await playwright.request.newContext();
     const created: { url: string }[] = [];
     await use(new Builder(new DataClient(request, target, sharedTokens().primary, created)));
-    const leftovers: string[] = [];
-    for (const { url } of created.reverse()) {
-      const res = await request.delete(url, { headers: { Authorization: `Bearer ${sharedTokens().primary}` } });
-      if (res.status() !== 204 && res.status() !== 404) leftovers.push(`${url} → ${res.status()}`);
+    try {
+      await deleteCreated(request, created, 'worker pool cleanup');
+    } finally {
+      await request.dispose();
     }
-    await request.dispose();
-    if (leftovers.length) throw new Error(`worker pool cleanup could not delete: ${leftovers.join(', ')}`);
   }, { scope: 'worker' }],
   // The primary client, tracking every record a POST creates (201): a write a test expected to be
   // refused but the target accepted leaves nothing behind either. Deleting twice is harmless (404).

@@ -96,6 +96,20 @@ export class DataClient {
   }
 }
 
+/**
+ * Deletes what a test (or a worker's pool) created, newest first: dependents before what they
+ * reference. A 404 is fine (deleted already); anything else is left behind, and named.
+ */
+export async function deleteCreated(request: APIRequestContext, created: { url: string }[], what: string): Promise<void> {
+  const token = sharedTokens().primary;
+  const leftovers: string[] = [];
+  for (const { url } of [...created].reverse()) {
+    const res = await request.delete(url, { headers: { Authorization: `Bearer ${token}` } });
+    if (res.status() !== 204 && res.status() !== 404) leftovers.push(`${url} → ${res.status()}`);
+  }
+  if (leftovers.length) throw new Error(`${what} could not delete: ${leftovers.join(', ')}`);
+}
+
 interface Fixtures {
   /** The primary client. */
   api: DataClient;
@@ -132,14 +146,7 @@ export const test = base.extend<Fixtures>({
   api: async ({ request, exchanges }, use) => {
     const created: { url: string }[] = [];
     await use(new DataClient(request, target, sharedTokens().primary, created, exchanges));
-    // Delete what the test created, newest first (dependents before what they reference).
-    const token = sharedTokens().primary;
-    const leftovers: string[] = [];
-    for (const { url } of created.reverse()) {
-      const res = await request.delete(url, { headers: { Authorization: `Bearer ${token}` } });
-      if (res.status() !== 204 && res.status() !== 404) leftovers.push(`${url} → ${res.status()}`);
-    }
-    if (leftovers.length) throw new Error(`cleanup could not delete: ${leftovers.join(', ')}`);
+    await deleteCreated(request, created, 'cleanup');
   },
   anon: async ({ request, exchanges }, use) => {
     await use(new DataClient(request, target, undefined, [], exchanges));
