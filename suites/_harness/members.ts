@@ -93,6 +93,17 @@ export const hasMember = (fields: Fields, wanted: (f: Field) => boolean): boolea
 export const unifiedNames = (resource: string): Set<string> =>
   new Set(resourceOf(resource).references.flatMap((r) => r.fields.flatMap((f) => [f.property, f.queryName])));
 
+/** The value at a member's path in a body (`$.items[0].ref.key`), or undefined. Split on `.`, then a `[n]` suffix: linear. */
+export function valueAt(body: unknown, path: string): unknown {
+  let at = body;
+  for (const step of path.slice(2).split('.')) {
+    const open = step.indexOf('[');
+    at = (at as Body | undefined)?.[open < 0 ? step : step.slice(0, open)];
+    if (open >= 0) at = Array.isArray(at) ? at[Number(step.slice(open + 1, -1))] : undefined;
+  }
+  return at;
+}
+
 /** A member's path as the model writes it: `$.sections[0].sectionReference` → `$.sections[*].sectionReference`. */
 export const modelPath = (path: string): string => path.replace(/\[\d+\]/g, '[*]');
 
