@@ -68,6 +68,8 @@ export default class ConformanceReporter implements Reporter {
     writeFileSync(join(this.outputDir, 'conformance-junit.xml'), renderJunit(report));
     const must = report.summary.byLevel.MUST;
     if (report.summary.aborted) console.log(`conformance: not run: ${report.summary.aborted.split('\n')[0]}`);
+    const { unfinished } = report.summary.tests;
+    if (unfinished) console.log(`conformance: ${unfinished} test(s) did not finish (the run stopped before them): their rules are untested, not passed`);
     console.log(`conformance: ${report.summary.verdict} — MUST ${must.pass} pass, ${must.fail} fail, ${must['not-applicable']} n/a, ${must.untested} untested → ${join(this.outputDir, 'conformance.html')}`);
     if (result.status === 'interrupted' || result.status === 'timedout') return undefined;
     if (report.summary.verdict !== 'conformant') return { status: 'failed' };
@@ -95,23 +97,26 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
   const deviations = run.deviations;
   const matched = new Set<object>();
   const byRule = new Map<string, TestResult[]>();
-  let passed = 0, failed = 0, skipped = 0;
+  let passed = 0, failed = 0, skipped = 0, unfinished = 0;
   for (const test of tests) {
-    const result = results.get(test);
-    if (!result) continue;
+    // A selected test without a result never started: the run stopped first (Ctrl-C,
+    // --max-failures, a global timeout). Its rules cannot pass from it (verdict.ts).
+    const result = results.get(test) ?? notStarted();
+    const notRun = !results.has(test);
     const outcome = result.status;
     if (outcome === 'passed') passed++;
     else if (outcome === 'skipped') skipped++;
+    else if (outcome === 'interrupted') unfinished++;
     else failed++;
     const annotations = [...test.annotations, ...result.annotations.filter((a) => !test.annotations.includes(a))];
     const na = annotations.find((a) => a.type === 'not-applicable');
     // file › describe … › title (the project name, if any, is not part of it)
     const title = [relative(rootDir, test.location.file), ...test.titlePath().slice(3)].filter(Boolean).join(' › ');
     const deviationOf = (rule: string) => deviationFor(deviations, title, rule);
-    const facts = { outcome, annotations, errorCount: result.errors.length, ...(na ? { notApplicable: na.description ?? 'not applicable' } : {}) };
+    const facts = { outcome, annotations, errorCount: result.errors.length, ...(na ? { notApplicable: na.description ?? 'not applicable' } : {}), ...(notRun ? { notRun } : {}) };
     // Every error of the test, a few lines each (a failure outside the checks may follow others).
     const error = result.errors.map((e) => stripAnsi(e.message ?? String(e.value ?? 'error')).split('\n').slice(0, 8).join('\n')).join('\n\n') || undefined;
-    const exchanges = outcome !== 'passed' && outcome !== 'skipped' ? exchangesOf(result) : [];
+    const exchanges = outcome === 'failed' || outcome === 'timedOut' ? exchangesOf(result) : [];
     const said = contributions(facts, evidenceRequired, (rule) => !!deviationOf(rule));
     // An entry "matches" a test it names or a rule the test speaks for, whether or not it failed.
     for (const d of deviations) if (!isExpired(d) && said.some((c) => covers(d, title, c.rule))) matched.add(d);
@@ -159,7 +164,7 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
     suiteVersion: (JSON.parse(readFileSync(join(rootDir, 'package.json'), 'utf8')) as { version: string }).version,
     specHash: specHash(rootDir),
     timestamp: new Date().toISOString(),
-    summary: { verdict, byLevel, byFamily, tests: { passed, failed, skipped } },
+    summary: { verdict, byLevel, byFamily, tests: { passed, failed, skipped, ...(unfinished ? { unfinished } : {}) } },
     rules,
     deviations: {
       applied: deviations.filter((d) => matched.has(d)),
@@ -168,6 +173,9 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
     },
   };
 }
+
+/** The result a selected test that never started stands for: interrupted, with nothing recorded. */
+const notStarted = (): PwResult => ({ status: 'interrupted', errors: [], annotations: [], attachments: [] }) as unknown as PwResult;
 
 /** The last exchanges a failing test attached (see fixtures.ts), newest last. */
 function exchangesOf(result: PwResult): Exchange[] {

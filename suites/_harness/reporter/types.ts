@@ -43,7 +43,8 @@ export interface Summary {
   verdict: 'conformant' | 'not-conformant' | 'incomplete';
   byLevel: { MUST: Counts; SHOULD: Counts };
   byFamily: { [family: string]: Counts };
-  tests: { passed: number; failed: number; skipped: number };
+  /** unfinished: tests interrupted by the run, or selected and never started; their rules cannot pass from them. */
+  tests: { passed: number; failed: number; skipped: number; unfinished?: number };
   /** Why the run stopped before its tests, when it did (a failed setup, or `preflight failed: <target field>: …`); the HTML report shows it as "not run: …". */
   aborted?: string;
 }
@@ -76,9 +77,9 @@ export interface TestResult {
   outcome: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
   /** primary: the rule the test exists for (every assertion outside a check is its); checked: a rule the test checks in check steps. */
   role: 'primary' | 'checked';
-  /** What the test says about this rule. */
-  verdict: 'pass' | 'fail' | 'not-applicable' | 'known-deviation';
-  /** Why the verdict is not a plain pass or fail (not applicable, not exercised, not finished). */
+  /** What the test says about this rule (unfinished: the run stopped before the test finished; the rule stays untested unless another test fails it). */
+  verdict: 'pass' | 'fail' | 'not-applicable' | 'known-deviation' | 'unfinished';
+  /** Why the verdict is not a plain pass or fail (not applicable, not exercised, not finished, not run). */
   reason?: string;
   /** The test's checks of this rule, in order. */
   checks?: CheckResult[];

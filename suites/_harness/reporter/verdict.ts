@@ -4,12 +4,15 @@
  * A test speaks for its primary rule with every assertion outside a check, and for any declared
  * rule through its `check()` steps. A failed check fails its own rule only; a failure outside the
  * checks (an assertion, a timeout, a cleanup that could not delete) fails the primary rule. A
- * rule whose catalog entry asks for evidence passes only from a test that recorded it.
+ * rule whose catalog entry asks for evidence passes only from a test that recorded it. A test the
+ * run stopped before it finished (interrupted, or never started) neither passes nor fails its
+ * primary rule: the rule is unfinished, so untested, unless another test failed it; the checks it
+ * completed still count.
  */
 import { CHECK_ANNOTATION, EVIDENCE_ANNOTATION, EXERCISES_ANNOTATION, evidenceRule, parseCheck, type CheckRecord } from '../check-record.js';
 import type { Verdict } from './types.js';
 
-export type Contribution = 'pass' | 'fail' | 'not-applicable' | 'known-deviation';
+export type Contribution = 'pass' | 'fail' | 'not-applicable' | 'known-deviation' | 'unfinished';
 
 export interface TestFacts {
   outcome: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
@@ -19,6 +22,8 @@ export interface TestFacts {
   errorCount: number;
   /** Why the test was skipped as not applicable, if it was. */
   notApplicable?: string;
+  /** The test was selected but never started (outcome 'interrupted'). */
+  notRun?: boolean;
 }
 
 export interface RuleContribution {
@@ -45,9 +50,11 @@ export function contributions(t: TestFacts, evidenceRequired: EvidenceRequiremen
     return t.notApplicable ? declared.map((rule) => ({ rule, role: rule === primary ? 'primary' : 'checked', verdict: 'not-applicable', checks: [], reason: t.notApplicable })) : [];
   }
   const failedChecks = checks.filter((c) => c.outcome === 'fail').length;
-  // Each failed check accounts for exactly one error of the test; any other error (or a timeout,
-  // or an interruption) is the primary rule's.
-  const failedOutside = t.outcome !== 'passed' && (t.outcome !== 'failed' || t.errorCount > failedChecks);
+  // Each failed check accounts for exactly one error of the test; any other error (or a timeout)
+  // is the primary rule's. An interruption is the run's doing, not the deployment's: Playwright
+  // ends the test without an error (Ctrl-C, --max-failures, a global timeout).
+  const interrupted = t.outcome === 'interrupted';
+  const failedOutside = !interrupted && t.outcome !== 'passed' && (t.outcome !== 'failed' || t.errorCount > failedChecks);
   const stopper = checks.find((c) => c.stopped);
   const out: RuleContribution[] = [];
   for (const rule of declared) {
@@ -57,7 +64,10 @@ export function contributions(t: TestFacts, evidenceRequired: EvidenceRequiremen
     let verdict: Contribution;
     let reason: string | undefined;
     if (own.some((c) => c.outcome === 'fail') || (isPrimary && failedOutside)) verdict = 'fail';
-    else if (isPrimary && stopper && stopper.rule !== rule) {
+    else if (isPrimary && interrupted) {
+      verdict = 'unfinished';
+      reason = t.notRun ? 'not run: the run stopped before this test started' : 'not finished: the run was interrupted during this test';
+    } else if (isPrimary && stopper && stopper.rule !== rule) {
       verdict = 'not-applicable';
       reason = `not finished: the test stopped at the failed check of ${stopper.rule}`;
     } else if (own.length && own.every((c) => c.outcome === 'not-applicable')) {
@@ -75,13 +85,16 @@ export function contributions(t: TestFacts, evidenceRequired: EvidenceRequiremen
 
 /**
  * A rule fails if any test failed it outside a known deviation; is a known deviation if its
- * failures all fall under one; passes if a test passed it; is not applicable if every test said
+ * failures all fall under one; is untested if one of its tests did not finish (its condition may
+ * be broken exactly where that test would have looked: a rule about every resource is not proven
+ * by the resources that ran); passes if a test passed it; is not applicable if every test said
  * so; otherwise (no test, or none that ran) untested.
  */
 export function ruleVerdict(cs: { verdict: Contribution }[]): Verdict {
   if (!cs.length) return 'untested';
   if (cs.some((c) => c.verdict === 'fail')) return 'fail';
   if (cs.some((c) => c.verdict === 'known-deviation')) return 'known-deviation';
+  if (cs.some((c) => c.verdict === 'unfinished')) return 'untested';
   if (cs.some((c) => c.verdict === 'pass')) return 'pass';
   return 'not-applicable';
 }

@@ -81,6 +81,36 @@ test('a rule fails when any test fails it, passes when one passes and none fails
   assert.equal(ruleVerdict([{ verdict: 'known-deviation' }, { verdict: 'pass' }]), 'known-deviation');
 });
 
+test('a test the run interrupted neither passes nor fails its primary rule, and the rule cannot pass from its other tests', () => {
+  // Playwright ends an interrupted test (Ctrl-C, --max-failures, a global timeout) without an error.
+  const cs = contributions(facts('interrupted', MUST, [SHOULD], [{ rule: SHOULD, title: 'wording', outcome: 'pass' }], 0), evidence, noDeviation);
+  assert.deepEqual(Object.fromEntries(cs.map((c) => [c.rule, c.verdict])), { [MUST]: 'unfinished', [SHOULD]: 'pass' });
+  assert.match(cs[0].reason ?? '', /not finished: the run was interrupted/);
+  const notRun = contributions({ ...facts('interrupted', MUST, [], [], 0), notRun: true }, evidence, noDeviation);
+  assert.match(notRun[0].reason ?? '', /not run: the run stopped before this test started/);
+  // A check it completed and failed still fails its rule.
+  assert.deepEqual(verdicts(facts('interrupted', MUST, [SHOULD], [{ rule: SHOULD, title: 'w', outcome: 'fail' }], 1)), { [MUST]: 'unfinished', [SHOULD]: 'fail' });
+  assert.equal(ruleVerdict([{ verdict: 'pass' }, { verdict: 'unfinished' }]), 'untested');
+  assert.equal(ruleVerdict([{ verdict: 'unfinished' }, { verdict: 'fail' }]), 'fail');
+});
+
+test('a real run stopped by --max-failures: the tests it never started leave their rules untested, not failed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'check-demo-stopped-'));
+  await promisify(execFile)(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'suites/_harness/tests/check-demo/playwright.config.ts', '--max-failures=1'], {
+    env: { ...process.env, CHECK_DEMO_REPORTS: dir, CONFORMANCE_STRICT: '', FORCE_COLOR: '0' },
+  }).catch((err: { code?: number }) => assert.equal(err.code, 1, 'the demo run fails (its first test fails a SHOULD check on purpose)'));
+  const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
+  const verdict = (id: string) => report.rules.find((r) => r.id === id)!.verdict;
+  // The first test ran; the run stopped at its failure (one worker), before the second test.
+  assert.deepEqual([verdict('data.delete.existing-record-204'), verdict('data.errors.detail-wording')], ['pass', 'fail']);
+  assert.deepEqual([verdict('data.delete.unknown-id-404'), verdict('data.delete.after-dependents-removed-204'), verdict('data.errors.bad-request-type')], ['untested', 'untested', 'untested']);
+  assert.equal(report.summary.tests.unfinished, 9);
+  assert.equal(report.summary.tests.failed, 1);
+  assert.equal(report.summary.byLevel.MUST.fail, 0, 'no MUST rule failed: the verdict is incomplete, not not-conformant');
+  assert.equal(report.summary.verdict, 'incomplete');
+  assert.match(report.rules.find((r) => r.id === 'data.delete.unknown-id-404')!.tests[0].reason ?? '', /not run/);
+});
+
 test('real Playwright runs: checks, evidence and the rules they fail, in the JSON and JUnit reports', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'check-demo-'));
   await promisify(execFile)(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'suites/_harness/tests/check-demo/playwright.config.ts'], {
