@@ -12,10 +12,16 @@
  * only mutants whose code or tests changed; --full ignores them.
  *
  * A mutant counts as killed when a test failed or timed out under it (Stryker's "detected");
- * survivors and uncovered mutants count against the score. Survivors listed with a reason in
- * equivalent-survivors.json are reported as such (and still count against the score); an entry
- * with `"only": "suites"` is a change no request can observe, listed for the suites alone. Any
- * other survivor is printed, and fails the run, as does a score under the goal.
+ * survivors and uncovered mutants count against the score, except those listed with a reason in
+ * equivalent-survivors.json: an equivalent mutant is no fault, so it is left out of both counts
+ * (as Stryker leaves out the mutants it ignores) and the number left out is printed beside each
+ * score. An entry with `"only": "suites"` holds for the suites kind alone: either no request can
+ * observe the change (`"class": "unobservable"`), or the mutated reference still meets every rule
+ * (`"class": "no-rule"`: behaviour no seed rule or decision requires, such as a throttle; a
+ * deployment without it is conformant, so no conformance test may require it, and the in-process
+ * tests hold it). Any other survivor is printed, and fails the run, as does a score under the goal.
+ * Each group prints `suites mutation <group>: N% (killed K / M)` (or `mutation <group>` for the
+ * in-process kind), then one overall line.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -28,7 +34,7 @@ const groups = JSON.parse(readFileSync(here('groups.json'), 'utf8')) as Record<s
 
 interface Mutant { id: string; mutatorName: string; replacement?: string; status: string; location: { start: { line: number; column: number } } }
 interface Report { files: Record<string, { mutants: Mutant[] }> }
-interface Equivalent { file: string; line: number; mutator: string; replacement?: string; reason: string; only?: 'suites' }
+interface Equivalent { file: string; line: number; mutator: string; replacement?: string; reason: string; only?: 'suites'; class?: 'unobservable' | 'no-rule' }
 
 const args = process.argv.slice(2);
 const full = args.includes('--full');
@@ -37,7 +43,6 @@ const unit = !args.includes('--suites');
 const kind = unit ? 'in-process tests' : 'suites';
 const chosen = args.filter((a) => !a.startsWith('--'));
 for (const g of chosen) if (!groups[g]) throw new Error(`unknown group ${g}; groups: ${Object.keys(groups).join(', ')}`);
-const reportDir = here(`../../reports/mutation/${unit ? '' : 'suites/'}`);
 
 const started = Date.now();
 for (const group of reportOnly ? [] : chosen.length ? chosen : Object.keys(groups)) {
@@ -57,39 +62,54 @@ const isEquivalent = (file: string, m: Mutant) => equivalents.some((e) => e.file
 
 let killed = 0;
 let total = 0;
+let listed = 0;
 const unexplained: string[] = [];
-let equivalentCount = 0;
 const rows: string[] = [];
+const groupScores: { group: string; killed: number; total: number; listed: number }[] = [];
 const missing: string[] = [];
+const label = unit ? 'mutation' : 'suites mutation';
+const scoreLine = (name: string, k: number, n: number, eq: number) =>
+  `${label} ${name}: ${(n ? (100 * k) / n : 100).toFixed(1)}% (killed ${k} / ${n}${eq ? `; ${eq} listed as equivalent, not counted` : ''})`;
 for (const group of Object.keys(groups)) {
-  const path = `${reportDir}${group}.json`;
+  // The committed incremental file holds the group's last results (the same statuses as the
+  // JSON report in reports/, which a clean clone does not have).
+  const path = here(`incremental/${unit ? '' : 'suites/'}${group}.json`);
   if (!existsSync(path)) { missing.push(group); continue; }
   const report = JSON.parse(readFileSync(path, 'utf8')) as Report;
+  let groupKilled = 0;
+  let groupTotal = 0;
+  let groupListed = 0;
   for (const [file, { mutants }] of Object.entries(report.files).sort()) {
+    const left = mutants.filter((m) => (m.status === 'Survived' || m.status === 'NoCoverage'));
+    const equivalent = left.filter((m) => isEquivalent(file, m));
     const count = (...s: string[]) => mutants.filter((m) => s.includes(m.status)).length;
     const k = count('Killed', 'Timeout');
-    const n = count('Killed', 'Timeout', 'Survived', 'NoCoverage');
-    killed += k;
-    total += n;
-    rows.push(`${file.padEnd(48)} ${String(n).padStart(5)} ${String(k).padStart(7)} ${String(count('Survived')).padStart(8)} ${String(count('NoCoverage')).padStart(8)} ${String(count('RuntimeError', 'CompileError')).padStart(7)} ${(n ? (100 * k) / n : 100).toFixed(1).padStart(6)}%`);
-    for (const m of mutants.filter((x) => x.status === 'Survived' || x.status === 'NoCoverage')) {
-      if (isEquivalent(file, m)) equivalentCount++;
-      else unexplained.push(`${file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName} ${m.status}${m.replacement !== undefined ? ` → ${JSON.stringify(m.replacement).slice(0, 100)}` : ''}`);
+    const n = count('Killed', 'Timeout', 'Survived', 'NoCoverage') - equivalent.length;
+    groupKilled += k;
+    groupTotal += n;
+    groupListed += equivalent.length;
+    rows.push(`${file.padEnd(48)} ${String(n).padStart(5)} ${String(k).padStart(7)} ${String(count('Survived')).padStart(8)} ${String(count('NoCoverage')).padStart(8)} ${String(equivalent.length).padStart(6)} ${String(count('RuntimeError', 'CompileError')).padStart(7)} ${(n ? (100 * k) / n : 100).toFixed(1).padStart(6)}%`);
+    for (const m of left.filter((x) => !equivalent.includes(x))) {
+      unexplained.push(`${file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName} ${m.status}${m.replacement !== undefined ? ` → ${JSON.stringify(m.replacement).slice(0, 100)}` : ''}`);
     }
   }
+  killed += groupKilled;
+  total += groupTotal;
+  listed += groupListed;
+  groupScores.push({ group, killed: groupKilled, total: groupTotal, listed: groupListed });
 }
-console.log(`\nmutants judged by the ${kind}`);
-console.log(`${'module'.padEnd(48)} ${'valid'.padStart(5)} ${'killed'.padStart(7)} ${'survived'.padStart(8)} ${'no cover'.padStart(8)} ${'errors'.padStart(7)} ${'score'.padStart(7)}`);
+console.log(`\nmutants judged by the ${kind} (valid: killed, survived and not covered, less those listed as equivalent)`);
+console.log(`${'module'.padEnd(48)} ${'valid'.padStart(5)} ${'killed'.padStart(7)} ${'survived'.padStart(8)} ${'no cover'.padStart(8)} ${'listed'.padStart(6)} ${'errors'.padStart(7)} ${'score'.padStart(7)}`);
 for (const r of rows) console.log(r);
-console.log(`\nsurvivors listed as equivalent (equivalent-survivors.json): ${equivalentCount}`);
-if (unexplained.length) console.log(`survivors neither killed nor listed as equivalent: ${unexplained.length}\n  ${unexplained.join('\n  ')}`);
+if (unexplained.length) console.log(`\nsurvivors neither killed nor listed as equivalent: ${unexplained.length}\n  ${unexplained.join('\n  ')}`);
 if (missing.length) console.log(`groups without a report (not counted; run \`npm run mutation -- ${unit ? '' : '--suites '}${missing.join(' ')}\`): ${missing.join(', ')}`);
-console.log(`run time: ${((Date.now() - started) / 60000).toFixed(1)} min`);
+console.log(`run time: ${((Date.now() - started) / 60000).toFixed(1)} min\n`);
+for (const g of groupScores) console.log(scoreLine(g.group, g.killed, g.total, g.listed));
 if (!total) {
-  console.log('mutation score: none (no report)');
+  console.log(`${label} overall: none (no report)`);
   process.exit(1);
 }
 const score = (100 * killed) / total;
 // The suites kind is measured group by group: a group not yet measured is named, not a failure.
-if (score < GOAL || unexplained.length || (unit && missing.length)) process.exitCode = 1;
-console.log(`mutation score: ${score.toFixed(1)}% (killed ${killed} / ${total})`);
+if (score < GOAL || groupScores.some((g) => g.total > 0 && (100 * g.killed) / g.total < GOAL) || unexplained.length || (unit && missing.length)) process.exitCode = 1;
+console.log(`${scoreLine('overall', killed, total, listed)}${missing.length ? `, ${missing.length} group(s) not measured` : ''}`);
