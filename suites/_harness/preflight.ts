@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { SignJWT, decodeJwt, decodeProtectedHeader, importPKCS8 } from 'jose';
 import { model } from '../../spec/model/index.js';
+import { JUDGED_STANDARD, standardFromDiscovery, standardProblem, type FoundStandard } from './data-standard.js';
 import { storeDigest } from './store-digest.js';
 import type { ShortLivedClient } from '../targets/types.js';
 import { credentials, unsetCredentialVariables, type ResolvedTarget } from './target.js';
@@ -48,6 +49,12 @@ export async function preflight(request: APIRequestContext, target: ResolvedTarg
     target.capabilities?.loweredPageSize ? unreachable(request, `${target.capabilities.loweredPageSize.baseUrl.replace(/\/$/, '')}/`, 'capabilities.loweredPageSize.baseUrl') : undefined,
   ]);
   if (reach.some(Boolean)) return stop(reach.filter((p): p is PreflightProblem => !!p));
+
+  // 1b. The data standard it serves is one the suites judge (data-standard.ts).
+  const standard = await servedStandard(request, target);
+  const wrongStandard = standardProblem(standard);
+  if (wrongStandard) return stop([{ field: 'dataApi.dataStandard', message: wrongStandard }]);
+  if (!standard.standard) console.log(`data standard: not told (${standard.from}); judged as ${JUDGED_STANDARD}`);
 
   // 2. A token per declared client. A role other than primary whose variables are unset is
   // not applicable (its tests say so); the primary client is needed by everything.
@@ -100,6 +107,14 @@ interface Probe {
   target: ResolvedTarget;
   tokens: Record<string, string>;
   auth: Record<string, string>;
+}
+
+/** The standard the target file declares, else the one discovery names (data-standard.ts). */
+async function servedStandard(request: APIRequestContext, target: ResolvedTarget): Promise<FoundStandard> {
+  if (target.dataApi.dataStandard) return { standard: target.dataApi.dataStandard, from: 'declared in the target file' };
+  const res = await request.get(`${target.dataApi.baseUrl}/`, { timeout: PROBE_TIMEOUT_MS }).catch((err: Error) => err);
+  if (res instanceof Error || res.status() !== 200) return { from: `GET ${target.dataApi.baseUrl}/ answered ${statusOf(res)}` };
+  return standardFromDiscovery(await res.json().catch(() => undefined));
 }
 
 async function unreachable(request: APIRequestContext, url: string, field: string): Promise<PreflightProblem | undefined> {

@@ -25,7 +25,7 @@ export const embeddedConfig: string | undefined = EMBEDDED_TARGETS[targetFile];
 export const isEmbeddedReference = embeddedConfig !== undefined;
 
 export interface ResolvedTarget extends Target {
-  dataApi: Required<Target['dataApi']>;
+  dataApi: Required<Omit<Target['dataApi'], 'dataStandard'>> & Pick<Target['dataApi'], 'dataStandard'>;
   testData: { namespacePrefix: string };
   /** `{base_url}/data/v3/<segment>` */
   dataRoot: string;

@@ -31,6 +31,12 @@ export interface Target {
 export interface DataApiTarget {
   /** `{base_url}`: service origin, release segment and `/api`, e.g. `http://localhost:8080/v7.3/api`. */
   baseUrl: string;
+  /**
+   * The data standard the deployment serves (major.minor). When left out, the preflight reads it
+   * from discovery's `dataModels`. The suites judge Data Standard 5.2 only for now (issue #22): a
+   * target serving another stops in the preflight, with a verdict of incomplete.
+   */
+  dataStandard?: '4.0' | '5.2' | '6.1';
   /** Namespace path segment of the core data model. @default "core" */
   namespaceSegment?: string;
   /** Problem-type prefix. @default "urn:core:api:" */

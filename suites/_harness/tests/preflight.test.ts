@@ -103,6 +103,7 @@ test('preflight: a wrong namespace segment stops at that step with one message n
 const cases: [string, () => Promise<Record<string, unknown>> | Record<string, unknown>, string][] = [
   ['an unreachable base URL', async () => ({ 'dataApi.baseUrl': `http://127.0.0.1:${await closedPort()}/v7.3/api` }), 'dataApi.baseUrl'],
   ['a base URL with no token endpoint', () => ({ 'dataApi.baseUrl': `${ref.dataApiBaseUrl}/nothing` }), 'dataApi.baseUrl'],
+  ['a data standard the suites do not judge', () => ({ 'dataApi.dataStandard': '4.0' }), 'dataApi.dataStandard'],
   ['an unreachable rostering service', async () => ({ 'rostering.baseUrl': `http://127.0.0.1:${await closedPort()}` }), 'rostering.baseUrl'],
   ['a wrong secret of a secondary client', () => ({ 'clients.profiled': { key: 'conformance-profiled', secret: 'wrong' } }), 'clients.profiled'],
   ['a wrong secret of the short-lived client', () => ({ 'clients.shortLived': { key: 'conformance-short-lived', secret: 'wrong', tokenLifetimeSeconds: 4 } }), 'clients.shortLived'],
