@@ -37,6 +37,18 @@ async function createAs(client: DataClient, api: DataClient, endpoint: string, b
   return res.headers().location;
 }
 
+/**
+ * Upstream's errors entry of a 403 for a missing relationship (research: api-guidelines.md,
+ * Authorization): the caller's claims, in any order (abbreviated past five), and the value's name.
+ */
+function expectRelationshipEntry(problem: { errors?: string[] }, valueName: string): void {
+  const pattern = new RegExp(`^No relationships have been established between the caller's education organization id claim\\(s\\) \\(([^)]*)\\) and the resource item's '${valueName}' value\\.$`);
+  const entry = (problem.errors ?? []).find((e) => pattern.test(e));
+  expect(entry, `an entry naming '${valueName}' among ${JSON.stringify(problem.errors)}`).toBeDefined();
+  const ids = capability('schoolLimited').schoolIds.map(String);
+  if (ids.length <= 5) expect(pattern.exec(entry!)![1].split(', ').sort()).toEqual([...ids].sort());
+}
+
 test.describe('person records and relationships', () => {
   // Every kind of person the seed names (student, parent, staff: the model's person records,
   // DS 5's contact being the seed's parent), created by the caller itself and read back at once.
@@ -118,6 +130,52 @@ test.describe('person records and relationships', () => {
     await check('data.authorization.relationship-hint', 'the 403 names the student-contact association to create', () => expect(messagesOf(before).join(' ')).toMatch(/StudentContactAssociation/));
     await createAs(client, api, 'studentContactAssociations', await data.body('studentContactAssociation', { studentReference: { studentUniqueId: student.body.studentUniqueId }, contactReference: { contactUniqueId: contact.body.contactUniqueId } }));
     expect((await client.get(contact.url)).status()).toBe(200);
+  });
+
+  // Reach is per person and per organization: another person linked to the caller's school, or
+  // the same kind of association to an organization outside the claims, reaches no one else.
+  test('answers 403 for a student associated only with a school outside the caller\'s claims, while a student of its own school is readable', rule('data.authorization.person-relationship-required-403', 'data.errors.errors-entry-wording'), async ({ api, as, data }) => {
+    const client = as('schoolLimited');
+    const schoolId = await ownSchool(api, data);
+    const linked = await data.create('student');
+    await data.create('studentSchoolAssociation', { studentReference: { studentUniqueId: linked.body.studentUniqueId }, schoolReference: { schoolId } });
+    expect((await client.get(linked.url)).status(), 'the student associated with the caller\'s school').toBe(200);
+    const other = await data.create('student');
+    const otherSchool = await data.school();
+    await data.create('studentSchoolAssociation', { studentReference: { studentUniqueId: other.body.studentUniqueId }, schoolReference: { schoolId: otherSchool.keys.schoolId } });
+    const problem = await expectProblem(await client.get(other.url), 'security:authorization');
+    await check('data.errors.errors-entry-wording', 'the errors entry names the claims and the \'StudentUniqueId\' value as upstream does', () => expectRelationshipEntry(problem, 'StudentUniqueId'));
+  });
+
+  test('answers 403 for a staff member assigned only to a school outside the caller\'s claims, while a staff member of its own school is readable', rule('data.authorization.person-relationship-required-403', 'data.errors.errors-entry-wording'), async ({ api, as, data }) => {
+    const client = as('schoolLimited');
+    const schoolId = await ownSchool(api, data);
+    const linked = await data.create('staff');
+    await data.create('staffEducationOrganizationAssignmentAssociation', { staffReference: { staffUniqueId: linked.body.staffUniqueId }, educationOrganizationReference: { educationOrganizationId: schoolId } });
+    expect((await client.get(linked.url)).status(), 'the staff member assigned to the caller\'s school').toBe(200);
+    const other = await data.create('staff');
+    const otherSchool = await data.school();
+    await data.create('staffEducationOrganizationAssignmentAssociation', { staffReference: { staffUniqueId: other.body.staffUniqueId }, educationOrganizationReference: { educationOrganizationId: otherSchool.keys.schoolId } });
+    const problem = await expectProblem(await client.get(other.url), 'security:authorization');
+    await check('data.errors.errors-entry-wording', 'the errors entry names the claims and the \'StaffUniqueId\' value as upstream does', () => expectRelationshipEntry(problem, 'StaffUniqueId'));
+  });
+
+  test('answers 403 for a contact associated only with a student the caller does not reach, while a contact of a student of its own school is readable', rule('data.authorization.person-relationship-required-403', 'data.errors.errors-entry-wording'), async ({ api, as, data }) => {
+    const client = as('schoolLimited');
+    const schoolId = await ownSchool(api, data);
+    const student = await data.create('student');
+    await data.create('studentSchoolAssociation', { studentReference: { studentUniqueId: student.body.studentUniqueId }, schoolReference: { schoolId } });
+    // A record about the student that is not an association (a restraint event at the school)
+    // neither reaches a contact nor stops the association from reaching one.
+    await data.create('restraintEvent', { studentReference: { studentUniqueId: student.body.studentUniqueId }, schoolReference: { schoolId } });
+    const linked = await data.create('contact');
+    await data.create('studentContactAssociation', { studentReference: { studentUniqueId: student.body.studentUniqueId }, contactReference: { contactUniqueId: linked.body.contactUniqueId } });
+    expect((await client.get(linked.url)).status(), 'the contact of a student of the caller\'s school').toBe(200);
+    const unreached = await data.create('student');
+    const other = await data.create('contact');
+    await data.create('studentContactAssociation', { studentReference: { studentUniqueId: unreached.body.studentUniqueId }, contactReference: { contactUniqueId: other.body.contactUniqueId } });
+    const problem = await expectProblem(await client.get(other.url), 'security:authorization');
+    await check('data.errors.errors-entry-wording', 'the errors entry names the claims and the \'ContactUniqueId\' value as upstream does', () => expectRelationshipEntry(problem, 'ContactUniqueId'));
   });
 
   test('answers a student-school association naming a missing student with 409, not 403, for a relationship-based caller', rule('data.references.missing-student-in-association-409'), async ({ api, as, data }) => {
