@@ -236,6 +236,33 @@ test.describe('education organization claims', () => {
     });
   }
 
+  // An organization is tied to itself: a school outside the claims may be neither created nor
+  // changed nor deleted by the caller. (Reads are left alone: upstream lets any caller read
+  // education organizations.) The new school names no parent organization.
+  test('answers 403 to creating, updating and deleting a school outside the caller\'s claims, and stores or changes nothing', rule('data.authorization.edorg-claims-limit-access-403', 'data.errors.authorization-denied-type'), async ({ api, as, data }) => {
+    const client = as('schoolLimited');
+    const body = await data.body('school');
+    await expectOutsideClaims(await client.post('schools', body), 'POST schools');
+    expect(await (await api.get(`schools?schoolId=${body.schoolId}`)).json(), 'nothing stored').toEqual([]);
+    const school = await data.school();
+    await expectOutsideClaims(await client.put(school.url, { ...school.body, nameOfInstitution: 'Changed by another school' }), 'PUT schools/{id}');
+    await expectOutsideClaims(await client.delete(school.url), 'DELETE schools/{id}');
+    const stored = await api.get(school.url);
+    expect(stored.status(), 'the school is still there').toBe(200);
+    expect(((await stored.json()) as { nameOfInstitution: string }).nameOfInstitution, 'unchanged').toBe(school.body.nameOfInstitution);
+  });
+
+  test('lists a class period of the caller\'s own school in a collection read, so the claims, not the route, leave the others out', rule('data.authorization.edorg-claims-limit-access-403'), async ({ api, as, data }) => {
+    const client = as('schoolLimited');
+    const schoolId = await ownSchool(api, data);
+    const body = await data.body('classPeriod', { schoolReference: { schoolId } });
+    const url = await createAs(client, api, 'classPeriods', body);
+    const query = Object.entries(keysOf(resourceOf('classPeriod'), body)).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
+    const res = await client.get(`classPeriods?${query}`);
+    expect(res.status(), await res.text()).toBe(200);
+    expect(((await res.json()) as { id: string }[]).map((r) => r.id)).toContain(url.split('/').pop());
+  });
+
   test('words the 403 for data outside the claims as upstream does: the claims and the value\'s name', rule('data.errors.detail-wording', 'data.errors.errors-entry-wording'), async ({ as, data }) => {
     const client = as('schoolLimited');
     const problem = await expectProblem(await client.get((await data.create('classPeriod')).url), 'security:authorization');
