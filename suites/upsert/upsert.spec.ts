@@ -34,6 +34,18 @@ test.describe('POST /core/academicWeeks', () => {
     expect(items[0].endDate).toBe('2025-06-13');
   });
 
+  // program.programId is an optional member, not part of the natural key, though named as a
+  // resource's own id would be: the update must store the value sent, not keep the stored one.
+  test('updates a non-key member named like the resource\'s id (program.programId) to the value the POST sends', rule('data.upsert.locate-by-natural-key'), async ({ api, data }) => {
+    const stamp = Date.now().toString(36).slice(-8);
+    const created = await data.create('program', { programId: `A${stamp}` });
+    const res = await api.post('programs', { ...created.body, programId: `B${stamp}` });
+    expect(res.status()).toBe(200);
+    const got = await (await api.get(created.url)).json();
+    expect(got.id).toBe(created.id);
+    expect(got.programId).toBe(`B${stamp}`);
+  });
+
   test('gives every record a server-assigned string id equal to the last segment of its Location', rule('data.upsert.id-server-assigned'), async ({ api, data }) => {
     const created = await data.create('academicWeek');
     const got = await (await api.get(created.url)).json();
