@@ -2,6 +2,7 @@ import { test, expect, target } from '../_harness/data.js';
 import { nullMembers } from '../_harness/checks.js';
 import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
+import { model } from '../../spec/model/index.js';
 
 /** POST {data_root}/core/<resource>: an upsert by natural key (seed Endpoints rule 1). */
 test.describe('POST /core/academicWeeks', () => {
@@ -101,5 +102,23 @@ test.describe('POST /core/academicWeeks', () => {
     const res = await api.post('academicWeeks', copy);
     expect(res.status()).toBe(200);
     expect(res.headers().location?.split('/').pop()).toBe(created.id);
+  });
+});
+
+/** A natural key is new or not within its own resource: a record of another kind with the same values is no conflict. */
+test.describe('POST /core/<resource>: keys of other resources', () => {
+  test('creates a school (201) whose schoolId equals the natural key of a record of another resource, a school year', rule('data.upsert.new-key-201-location'), async ({ api, data }) => {
+    // A year (of the default range) no education organization has as its id: those share one id
+    // space upstream. Its school year type is the one there, or one the builder creates.
+    const organizations = model.resources.filter((r) => r.educationOrganization);
+    const found = async (query: string) => ((await (await api.get(query)).json()) as unknown[]).length > 0;
+    let year: number | undefined;
+    for (let y = 2050; y >= 1991 && year === undefined; y--) {
+      if (!(await Promise.all(organizations.map((r) => found(`${r.endpoint}?${r.educationOrganization!.idField}=${y}`)))).includes(true)) year = y;
+    }
+    expect(year, 'a school year that no education organization has as its id').toBeDefined();
+    await data.schoolYear(year!);
+    const school = await data.create('school', { schoolId: year });
+    expect((await (await api.get(school.url)).json()).schoolId).toBe(year);
   });
 });
