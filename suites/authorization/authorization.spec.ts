@@ -101,6 +101,15 @@ test.describe('person records and relationships', () => {
     await expectProblem(await client.put(student.url, { ...student.body, firstName: 'Changed' }), 'security:authorization');
   });
 
+  // POST is an upsert: a body with the key of an existing student is a write to that record, not
+  // a new one, so the relationship is required as for PUT; the record keeps its values.
+  test('answers 403 to a relationship-based caller posting the natural key of a student no association links to it', rule('data.authorization.person-relationship-required-403'), async ({ api, as, data }) => {
+    const client = as('schoolLimited');
+    const student = await data.create('student');
+    await expectProblemUnder(await client.post('students', { ...student.body, firstName: 'Changed' }), 'security:authorization');
+    expect((await (await api.get(student.url)).json()).firstName).toBe(student.body.firstName);
+  });
+
   test('answers 403 to a relationship-based caller reading a staff member no association links to it', rule('data.authorization.person-relationship-required-403'), async ({ as, data }) => {
     const client = as('schoolLimited');
     const staff = await data.create('staff');

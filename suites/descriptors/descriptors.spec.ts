@@ -5,6 +5,7 @@ import { check, rule } from '../_harness/rules.js';
 
 /** Create, read, update and delete of a descriptor resource, the simplest resource shape. */
 const resource = 'academicSubjectDescriptors';
+const isInt32 = (v: unknown) => Number.isInteger(v) && (v as number) >= -(2 ** 31) && (v as number) <= 2 ** 31 - 1;
 
 test.describe('descriptor resources', () => {
   test('POST of a new descriptor answers 201 with a Location naming the new item', rule('data.upsert.new-key-201-location', 'data.upsert.location-absolute-url'), async ({ api }) => {
@@ -45,6 +46,20 @@ test.describe('descriptor resources', () => {
     expect(Number.isInteger(got.academicSubjectDescriptorId)).toBe(true);
     await check('data.etag.etag-in-every-response', 'a string _etag', () => expect(typeof got._etag).toBe('string'));
     expect(got).toMatchObject({ codeValue: body.codeValue, namespace: body.namespace, shortDescription: body.shortDescription, description: body.description });
+  });
+
+  // The client never sends the descriptor id: an update (PUT by id, or POST finding the natural
+  // key) must leave the record with the int32 id the server assigned, not without one.
+  test('still returns an int32 descriptor id after a PUT and after a POST that updates the descriptor', rule('data.descriptors.shared-shape'), async ({ api }) => {
+    const body = descriptorBody('academicSubject');
+    const created = await api.create(resource, body);
+    const descriptorId = async () => ((await (await api.get(created.url)).json()) as Record<string, unknown>).academicSubjectDescriptorId;
+    expect((await api.put(created.url, { ...body, shortDescription: 'Replaced by PUT' })).status()).toBe(204);
+    const afterPut = await descriptorId();
+    expect(isInt32(afterPut), `after PUT: ${JSON.stringify(afterPut)}`).toBe(true);
+    expect((await api.post(resource, { ...body, shortDescription: 'Changed by upsert' })).status()).toBe(200);
+    const afterPost = await descriptorId();
+    expect(isInt32(afterPost), `after POST: ${JSON.stringify(afterPost)}`).toBe(true);
   });
 
   test('GET by id sends the quoted _etag as the ETag header', rule('data.etag.etag-header-quoted'), async ({ api }) => {

@@ -303,6 +303,15 @@ test.describe('SHOULD wording of problem details', () => {
     expect(problem.detail).toBe('Identifying values for the AcademicWeek data cannot be changed. Delete and recreate the item instead.');
   });
 
+  // Upstream names the referencing resource: `... referenced by existing Calendar item(s).`
+  // (research: dms-apischema.md, resourceName); the words before it are not fixed here.
+  test('words the dependent-item detail as upstream does, naming the referencing resource', rule('data.errors.detail-wording'), async ({ api, data }) => {
+    const week = await data.create('academicWeek');
+    const [school] = (await (await api.get(`schools?schoolId=${(week.body.schoolReference as { schoolId: number }).schoolId}`)).json()) as { id: string }[];
+    const problem = await expectProblem(await api.delete(`schools/${school.id}`), 'data-conflict:dependent-item-exists');
+    expect(problem.detail).toMatch(/referenced by existing AcademicWeek item\(s\)\.$/);
+  });
+
   test('words the errors entry for an If-Match mismatch as upstream does, on PUT and DELETE', rule('data.errors.errors-entry-wording'), async ({ api, data }) => {
     const created = await data.create('academicWeek');
     const wording = ["The resource item's etag value does not match what was specified in the 'If-Match' request header indicating that it has been modified by another client since it was last retrieved."];

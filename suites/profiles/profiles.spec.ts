@@ -21,6 +21,10 @@ test.describe('profile media types', () => {
     const res = await client.post(endpoint, await data.body(p.resource), { 'Content-Type': profileMediaType(p.resource, p.name, 'writable') });
     expect(res.status()).toBe(201);
     data.api.track(res.headers().location);
+    // GET by id with the readable type is labelled like the collection read.
+    const item = await client.get(res.headers().location, { Accept: readable });
+    expect(item.status()).toBe(200);
+    expect(item.headers()['content-type']).toMatch(/^application\/(vnd\.[^;]+\.readable\+json|json)/i);
   });
 
   test('limits a GET with the readable type to the members the profile makes readable', rule('data.profiles.readable-type-on-get'), async ({ as, data }) => {

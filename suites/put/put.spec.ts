@@ -26,6 +26,15 @@ test.describe('PUT /core/<resource>/{id}', () => {
     expect(read.courseTitle).toBe(created.body.courseTitle);
   });
 
+  // program.programId is an optional member, not part of the natural key, though named as a
+  // resource's own id would be: the PUT must store the value sent, not keep the stored one.
+  test('stores the new value of a non-key member named like the resource\'s id (program.programId)', rule('data.put.update-by-id-204'), async ({ api, data }) => {
+    const stamp = Date.now().toString(36).slice(-8);
+    const created = await data.create('program', { programId: `A${stamp}` });
+    expect((await api.put(created.url, { ...created.body, programId: `B${stamp}` })).status()).toBe(204);
+    expect((await (await api.get(created.url)).json()).programId).toBe(`B${stamp}`);
+  });
+
   test('ignores an id in the body: the path id names the record and it keeps its id', rule('data.put.id-in-body-ignored'), async ({ api, data }) => {
     const a = await data.create('academicWeek');
     const b = await data.create('academicWeek', { schoolReference: a.body.schoolReference });

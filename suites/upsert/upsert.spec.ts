@@ -2,6 +2,7 @@ import { test, expect, target } from '../_harness/data.js';
 import { nullMembers } from '../_harness/checks.js';
 import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
+import { model } from '../../spec/model/index.js';
 
 /** POST {data_root}/core/<resource>: an upsert by natural key (seed Endpoints rule 1). */
 test.describe('POST /core/academicWeeks', () => {
@@ -32,6 +33,18 @@ test.describe('POST /core/academicWeeks', () => {
     const items = (await res.json()) as { id: string; endDate: string }[];
     expect(items.map((i) => i.id)).toEqual([created.id]);
     expect(items[0].endDate).toBe('2025-06-13');
+  });
+
+  // program.programId is an optional member, not part of the natural key, though named as a
+  // resource's own id would be: the update must store the value sent, not keep the stored one.
+  test('updates a non-key member named like the resource\'s id (program.programId) to the value the POST sends', rule('data.upsert.locate-by-natural-key'), async ({ api, data }) => {
+    const stamp = Date.now().toString(36).slice(-8);
+    const created = await data.create('program', { programId: `A${stamp}` });
+    const res = await api.post('programs', { ...created.body, programId: `B${stamp}` });
+    expect(res.status()).toBe(200);
+    const got = await (await api.get(created.url)).json();
+    expect(got.id).toBe(created.id);
+    expect(got.programId).toBe(`B${stamp}`);
   });
 
   test('gives every record a server-assigned string id equal to the last segment of its Location', rule('data.upsert.id-server-assigned'), async ({ api, data }) => {
@@ -89,5 +102,23 @@ test.describe('POST /core/academicWeeks', () => {
     const res = await api.post('academicWeeks', copy);
     expect(res.status()).toBe(200);
     expect(res.headers().location?.split('/').pop()).toBe(created.id);
+  });
+});
+
+/** A natural key is new or not within its own resource: a record of another kind with the same values is no conflict. */
+test.describe('POST /core/<resource>: keys of other resources', () => {
+  test('creates a school (201) whose schoolId equals the natural key of a record of another resource, a school year', rule('data.upsert.new-key-201-location'), async ({ api, data }) => {
+    // A year (of the default range) no education organization has as its id: those share one id
+    // space upstream. Its school year type is the one there, or one the builder creates.
+    const organizations = model.resources.filter((r) => r.educationOrganization);
+    const found = async (query: string) => ((await (await api.get(query)).json()) as unknown[]).length > 0;
+    let year: number | undefined;
+    for (let y = 2050; y >= 1991 && year === undefined; y--) {
+      if (!(await Promise.all(organizations.map((r) => found(`${r.endpoint}?${r.educationOrganization!.idField}=${y}`)))).includes(true)) year = y;
+    }
+    expect(year, 'a school year that no education organization has as its id').toBeDefined();
+    await data.schoolYear(year!);
+    const school = await data.create('school', { schoolId: year });
+    expect((await (await api.get(school.url)).json()).schoolId).toBe(year);
   });
 });
