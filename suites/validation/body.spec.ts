@@ -104,6 +104,32 @@ test.describe('write bodies', () => {
     expect((await (await api.get(created.url)).json()).totalInstructionalDays).toBe(created.body.totalInstructionalDays);
   });
 
+  // Valid JSON that is no object is no resource representation: refused like a body that does
+  // not parse, on POST and PUT, and nothing is stored or changed. The array holds a valid body,
+  // so a server that unwrapped it would store a record (looked for by its key).
+  const notObject = (valid: string): [string, string][] => [
+    ['null', 'null'], ['a number', '42'], ['a string', '"academicWeek"'], ['true', 'true'], ['false', 'false'], ['an empty array', '[]'], ['an array holding a valid body', `[${valid}]`],
+  ];
+
+  test('refuses a POST body that is valid JSON but not an object (null, a number, a string, a boolean, an array) with 400 bad-request or one of its sub-types, storing nothing', rule('data.validation.non-object-body-400'), async ({ api, data }) => {
+    const body = await data.body('academicWeek');
+    for (const [what, text] of notObject(JSON.stringify(body))) {
+      const res = await raw('POST', api.url('academicWeeks'), api.headers(json), text);
+      if (res.status() < 300 && res.headers().location) api.track(res.headers().location);
+      await test.step(what, () => expectNotJsonRefused(res));
+    }
+    const query = `academicWeeks?weekIdentifier=${encodeURIComponent(String(body.weekIdentifier))}`;
+    expect(await (await api.get(query)).json(), 'nothing stored under the wrapped body\'s key').toEqual([]);
+  });
+
+  test('refuses a PUT body that is valid JSON but not an object with 400 bad-request or one of its sub-types, leaving the record unchanged', rule('data.validation.non-object-body-400'), async ({ api, data }) => {
+    const created = await data.create('academicWeek');
+    for (const [what, text] of notObject(JSON.stringify({ ...created.body, totalInstructionalDays: 1 }))) {
+      await test.step(what, async () => expectNotJsonRefused(await raw('PUT', created.url, api.headers(json), text)));
+    }
+    expect((await (await api.get(created.url)).json()).totalInstructionalDays).toBe(created.body.totalInstructionalDays);
+  });
+
   /** A document that opens as an object and breaks inside: both upstream servers report it under validationErrors. */
   for (const [what, make] of notJson.filter(([w]) => /^an object with|^a truncated/.test(w))) {
     test(`reports ${what} as 400 data-validation-failed under validationErrors`, rule('data.validation.json-syntax-error-type'), async ({ api, data }) => {
