@@ -34,7 +34,7 @@ const groups = JSON.parse(readFileSync(here('groups.json'), 'utf8')) as Record<s
 
 interface Mutant { id: string; mutatorName: string; replacement?: string; status: string; location: { start: { line: number; column: number } } }
 interface Report { files: Record<string, { mutants: Mutant[] }> }
-interface Equivalent { file: string; line: number; mutator: string; replacement?: string; reason: string; only?: 'suites'; class?: 'unobservable' | 'no-rule' }
+interface Equivalent { file: string; line: number; column?: number; mutator: string; replacement?: string; reason: string; only?: 'suites'; class?: 'unobservable' | 'no-rule' }
 
 const args = process.argv.slice(2);
 const full = args.includes('--full');
@@ -58,7 +58,9 @@ for (const group of reportOnly ? [] : chosen.length ? chosen : Object.keys(group
 }
 
 const equivalents = (JSON.parse(readFileSync(here('equivalent-survivors.json'), 'utf8')) as Equivalent[]).filter((e) => !e.only || !unit);
-const isEquivalent = (file: string, m: Mutant) => equivalents.some((e) => e.file === file && e.line === m.location.start.line && e.mutator === m.mutatorName && (e.replacement === undefined || e.replacement === m.replacement));
+// An entry names its mutant by line, mutator and replacement; `column` where two mutants share them.
+const isEquivalent = (file: string, m: Mutant) => equivalents.some((e) => e.file === file && e.line === m.location.start.line && (e.column === undefined || e.column === m.location.start.column)
+  && e.mutator === m.mutatorName && (e.replacement === undefined || e.replacement === m.replacement));
 
 let killed = 0;
 let total = 0;
