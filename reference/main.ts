@@ -42,8 +42,9 @@ try {
   const demo = ref.settings.generatedDemoSecret;
   console.log(`data API      ${ref.dataApiBaseUrl}  (ready in ${Date.now() - started} ms${demoData ? ', demo data loaded' : ''})`);
   console.log(`token         POST ${ref.dataApiBaseUrl}/oauth/token`);
-  // An endpoint, not the bare prefix: the prefix alone names no resource and answers 404.
-  console.log(`rostering     GET ${ref.rosteringBaseUrl}/std/roster/rostering/v1p2/orgs  (and the other OneRoster collections; bearer tokens from the token endpoint)`);
+  // An endpoint, not the bare prefix: the prefix alone names no resource and answers 404. The
+  // line starts `rostering <origin>` (tools/child-reference.ts reads the origin from it).
+  console.log(`rostering     ${ref.rosteringBaseUrl}/std/roster/rostering/v1p2/orgs  (GET, as the other OneRoster collections beside it; bearer tokens from the token endpoint)`);
   if (demo) {
     console.log(`demo client   key demo-client  secret ${demo}`);
     console.log(`try           curl -s -u demo-client:${demo} -d grant_type=client_credentials ${ref.dataApiBaseUrl}/oauth/token`);
