@@ -107,7 +107,7 @@ test.describe('Authorization: Bearer on rostering requests', () => {
     await check('roster.roster-scopes.wrong-scope-for-route-401', 'demographics is answered 401 with the stdx_ failure body', () => expectTokenFailure(refused));
   });
 
-  test('withholds a rostering scope the client does not own: the request is refused, or the token bears no such scope and opens no demographics', rule('roster.roster-auth.unowned-scope-withheld'), async ({ request, world }) => {
+  test('withholds a rostering scope the client does not own: the request is refused, or the token bears no such scope and opens no demographics', rule('roster.roster-auth.unowned-scope-withheld', 'data.token.invalid-scope-400'), async ({ request, world }) => {
     // A declared client the deployment gives roster-core.readonly alone, asking for demographics too.
     const owner = declaredClient({ orgs: [world.sea], scopes: ['core'] });
     const creds = owner ? credentials(target.rostering?.clients?.[owner.role] ?? {}) : undefined;
@@ -121,6 +121,11 @@ test.describe('Authorization: Bearer on rostering requests', () => {
     if (res.status() !== 200) {
       expect(res.status(), `refused: ${text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
       expect(token, 'a refusal carries no token').toBeUndefined();
+      // A refusal is the token endpoint's for a scope the client may not have.
+      await check('data.token.invalid-scope-400', 'the refusal is 400 {"error": "invalid_scope"}', () => {
+        expect(res.status(), text.slice(0, 300)).toBe(400);
+        expect((() => { try { return JSON.parse(text) as unknown; } catch { return text; } })()).toMatchObject({ error: 'invalid_scope' });
+      });
       return;
     }
     expect(typeof token, text.slice(0, 300)).toBe('string');
