@@ -143,31 +143,27 @@ test.describe('person records and relationships', () => {
 
   // Reach is per person and per organization: another person linked to the caller's school, or
   // the same kind of association to an organization outside the claims, reaches no one else.
-  test('answers 403 for a student associated only with a school outside the caller\'s claims, while a student of its own school is readable', rule('data.authorization.person-relationship-required-403', 'data.errors.errors-entry-wording'), async ({ api, as, data }) => {
-    const client = as('schoolLimited');
-    const schoolId = await ownSchool(api, data);
-    const linked = await data.create('student');
-    await data.create('studentSchoolAssociation', { studentReference: { studentUniqueId: linked.body.studentUniqueId }, schoolReference: { schoolId } });
-    expect((await client.get(linked.url)).status(), 'the student associated with the caller\'s school').toBe(200);
-    const other = await data.create('student');
-    const otherSchool = await data.school();
-    await data.create('studentSchoolAssociation', { studentReference: { studentUniqueId: other.body.studentUniqueId }, schoolReference: { schoolId: otherSchool.keys.schoolId } });
-    const problem = await expectProblem(await client.get(other.url), 'security:authorization');
-    await check('data.errors.errors-entry-wording', 'the errors entry names the claims and the \'StudentUniqueId\' value as upstream does', () => expectRelationshipEntry(problem, 'StudentUniqueId'));
-  });
-
-  test('answers 403 for a staff member assigned only to a school outside the caller\'s claims, while a staff member of its own school is readable', rule('data.authorization.person-relationship-required-403', 'data.errors.errors-entry-wording'), async ({ api, as, data }) => {
-    const client = as('schoolLimited');
-    const schoolId = await ownSchool(api, data);
-    const linked = await data.create('staff');
-    await data.create('staffEducationOrganizationAssignmentAssociation', { staffReference: { staffUniqueId: linked.body.staffUniqueId }, educationOrganizationReference: { educationOrganizationId: schoolId } });
-    expect((await client.get(linked.url)).status(), 'the staff member assigned to the caller\'s school').toBe(200);
-    const other = await data.create('staff');
-    const otherSchool = await data.school();
-    await data.create('staffEducationOrganizationAssignmentAssociation', { staffReference: { staffUniqueId: other.body.staffUniqueId }, educationOrganizationReference: { educationOrganizationId: otherSchool.keys.schoolId } });
-    const problem = await expectProblem(await client.get(other.url), 'security:authorization');
-    await check('data.errors.errors-entry-wording', 'the errors entry names the claims and the \'StaffUniqueId\' value as upstream does', () => expectRelationshipEntry(problem, 'StaffUniqueId'));
-  });
+  // A student through a student-school association, a staff member through a staff assignment.
+  const linkedToSchool = [
+    { kind: 'student', who: 'a student', how: 'associated with', association: 'studentSchoolAssociation', value: 'StudentUniqueId',
+      link: (p: Record<string, unknown>, schoolId: unknown) => ({ studentReference: { studentUniqueId: p.studentUniqueId }, schoolReference: { schoolId } }) },
+    { kind: 'staff', who: 'a staff member', how: 'assigned to', association: 'staffEducationOrganizationAssignmentAssociation', value: 'StaffUniqueId',
+      link: (p: Record<string, unknown>, schoolId: unknown) => ({ staffReference: { staffUniqueId: p.staffUniqueId }, educationOrganizationReference: { educationOrganizationId: schoolId } }) },
+  ];
+  for (const person of linkedToSchool) {
+    test(`answers 403 for ${person.who} ${person.how} a school outside the caller's claims only, while ${person.who} of its own school is readable`, rule('data.authorization.person-relationship-required-403', 'data.errors.errors-entry-wording'), async ({ api, as, data }) => {
+      const client = as('schoolLimited');
+      const schoolId = await ownSchool(api, data);
+      const linked = await data.create(person.kind);
+      await data.create(person.association, person.link(linked.body, schoolId));
+      expect((await client.get(linked.url)).status(), `${person.who} ${person.how} the caller's school`).toBe(200);
+      const other = await data.create(person.kind);
+      const otherSchool = await data.school();
+      await data.create(person.association, person.link(other.body, otherSchool.keys.schoolId));
+      const problem = await expectProblem(await client.get(other.url), 'security:authorization');
+      await check('data.errors.errors-entry-wording', `the errors entry names the claims and the '${person.value}' value as upstream does`, () => expectRelationshipEntry(problem, person.value));
+    });
+  }
 
   test('answers 403 for a contact associated only with a student the caller does not reach, while a contact of a student of its own school is readable', rule('data.authorization.person-relationship-required-403', 'data.errors.errors-entry-wording'), async ({ api, as, data }) => {
     const client = as('schoolLimited');
