@@ -80,7 +80,7 @@ for (const standard of ['4.0', '5.2', '6.1'] as const) {
   });
 }
 
-test('dataStandard 6.1: a student\'s demographics, e-mail and identification codes come from StudentDemographic, StudentDirectory and StudentIdentificationCode', async () => {
+test('dataStandard 6.1: a student\'s demographics, e-mail and identification codes come from StudentDemographic, StudentDirectory and StudentIdentificationCode; a staff member\'s from StaffDirectory and StaffIdentificationCode', async () => {
   const { ref, data, roster } = await start('6.1');
   try {
     const student = enrolledStudent(ref);
@@ -101,6 +101,17 @@ test('dataStandard 6.1: a student\'s demographics, e-mail and identification cod
       { sex: row.sex, asian: row.asian, white: row.white, two: row.demographicRaceTwoOrMoreRaces, hispanic: row.hispanicOrLatinoEthnicity },
       { sex: 'female', asian: 'true', white: 'true', two: 'true', hispanic: 'true' },
     );
+    // A teacher: the demo's staff member of a section at the school.
+    const staff = (await roster('users?limit=1000')).users.find((u) => (u.userIds as { type: string }[])[0].type === 'staffUniqueId')!;
+    const staffKeys = { staffReference: { staffUniqueId: staff.identifier }, educationOrganizationReference: { educationOrganizationId: 255901001 } };
+    const staffPosted = await Promise.all([
+      data('all', 'staffDirectories', { ...staffKeys, electronicMails: [{ electronicMailAddress: 'teacher@example.org', electronicMailTypeDescriptor: desc('ElectronicMailType', 'ElectronicMailType B') }] }),
+      data('all', 'staffIdentificationCodes', { ...staffKeys, staffIdentificationSystemDescriptor: desc('StaffIdentificationSystem', 'StaffIdentificationSystem C'), identificationCode: 'TIC-5' }),
+    ]);
+    assert.deepEqual(staffPosted.map((r) => r.status), [201, 201]);
+    const teacher = (await roster('users?limit=1000')).users.find((u) => u.sourcedId === staff.sourcedId)!;
+    assert.equal(teacher.email, 'teacher@example.org');
+    assert.ok((teacher.userIds as unknown[]).some((id) => JSON.stringify(id) === JSON.stringify({ type: 'StaffIdentificationSystem C', identifier: 'TIC-5' })), JSON.stringify(teacher.userIds));
   } finally {
     await ref.close();
   }
