@@ -28,8 +28,8 @@ function start(...args: string[]): { status: number | null; lines: string[] } {
   return { status: run.status, lines: `${run.stdout}${run.stderr}`.trim().split('\n') };
 }
 
-/** Starts main.ts with the arguments and returns the `dataModels` its discovery document names. */
-async function dataModelsOf(...args: string[]): Promise<unknown> {
+/** Starts main.ts with the arguments and returns the `dataModels` its discovery document names, and its ready line. */
+async function dataModelsOf(...args: string[]): Promise<{ dataModels: unknown; ready: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: REPO_ROOT, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr.setEncoding('utf8').on('data', (s: string) => { output += s; });
@@ -42,19 +42,22 @@ async function dataModelsOf(...args: string[]): Promise<unknown> {
       });
       child.once('exit', (code) => reject(new Error(`exited (${code}) before it was ready:\n${output}`)));
     });
-    return ((await (await fetch(`${base}/`)).json()) as { dataModels: unknown }).dataModels;
+    const { dataModels } = (await (await fetch(`${base}/`)).json()) as { dataModels: unknown };
+    return { dataModels, ready: /^data API.*$/m.exec(output)![0] };
   } finally {
     child.kill('SIGTERM');
   }
 }
 
 test('--data-standard chooses the standard served, over the configuration file\'s', async () => {
-  assert.deepEqual(await dataModelsOf('--empty', '--data-standard', '6.1'), [{ name: 'Core', version: '6.1.0', informationalVersion: 'The Ed-Fi Data Model 6.1' }]);
+  const alone = await dataModelsOf('--empty', '--data-standard', '6.1');
+  assert.deepEqual(alone.dataModels, [{ name: 'Core', version: '6.1.0', informationalVersion: 'The Ed-Fi Data Model 6.1' }]);
+  assert.match(alone.ready, /\(ready in \d+ ms, Data Standard 6\.1\)$/, 'the ready line says which standard is served');
   const dir = mkdtempSync(join(tmpdir(), 'data-standard-flag-'));
   try {
     const config = join(dir, 'config.json');
     writeFileSync(config, JSON.stringify({ port: 0, rosteringPort: 0, dataStandard: '5.2', clients: [{ key: 'k', secret: 's' }] }));
-    assert.deepEqual(await dataModelsOf('--config', config, '--data-standard', '4.0'), [{ name: 'Core', version: '4.0.0', informationalVersion: 'The Ed-Fi Data Model 4.0' }]);
+    assert.deepEqual((await dataModelsOf('--config', config, '--data-standard', '4.0')).dataModels, [{ name: 'Core', version: '4.0.0', informationalVersion: 'The Ed-Fi Data Model 4.0' }]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
