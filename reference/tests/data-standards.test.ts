@@ -43,6 +43,14 @@ for (const [standard, expected] of Object.entries(STANDARDS) as [DataStandard, (
       const post = async (endpoint: string, body: unknown) => (await ref.data(endpoint, { method: 'POST', body: JSON.stringify(body) })).status;
       const [own, other] = standard === '4.0' ? [PERIOD_40, PERIOD_52] : [PERIOD_52, PERIOD_40];
       assert.equal(await post('gradingPeriods', own), 201, 'a grading period keyed as this standard keys it');
+      // Referred to by its key as this standard writes it (the standards run one after another in
+      // this process: nothing of the previous one's shapes may linger).
+      const { beginDate, endDate, totalInstructionalDays, schoolReference, schoolYearTypeReference, ...periodKey } = own;
+      const gradingPeriodReference = { ...periodKey, schoolId: schoolReference.schoolId, schoolYear: schoolYearTypeReference.schoolYear };
+      const session = { sessionName: 'Spring Six Weeks session', schoolReference, schoolYearTypeReference, termDescriptor: `${NS}/TermDescriptor#Spring Semester`, beginDate, endDate, totalInstructionalDays, gradingPeriods: [{ gradingPeriodReference }] };
+      assert.equal(await post('sessions', session), 201, 'a session naming the grading period');
+      const stored = (await (await ref.data(`sessions?sessionName=${encodeURIComponent(session.sessionName)}`)).json()) as { gradingPeriods: unknown[] }[];
+      assert.deepEqual(stored[0].gradingPeriods, session.gradingPeriods);
       assert.equal(await post('gradingPeriods', other), 400, 'a grading period keyed as another standard keys it');
       assert.equal(await post('stateEducationAgencies', WIDE_AGENCY), standard === '4.0' ? 400 : 201, 'an education organization id past 2^31');
 
