@@ -38,7 +38,8 @@ export class PersonFacts {
   /** The records about the person that carry `member` at their top level (the person's own first). */
   holding(person: StoredRecord, member: string): StoredRecord[] {
     const own = member in this.resource.fields ? [person] : [];
-    return [...own, ...(this.byPerson(member).get(person.id) ?? [])];
+    const about = this.about().filter((a) => member in a.resource.fields);
+    return [...own, ...about.flatMap((a) => this.byPerson(a).get(person.id) ?? [])];
   }
 
   /** Every value of `member` about the person; a collection's items one by one. */
@@ -77,15 +78,13 @@ export class PersonFacts {
     }));
   }
 
-  /** Records about each person (by the person record's id) among the resources that carry `member`. */
-  private byPerson(member: string): Map<string, StoredRecord[]> {
-    return this.src.memo(`personFacts:${this.kind}:${member}`, () => {
+  /** A resource's records about each person, by the person record's id (one pass per resource and mapping). */
+  private byPerson({ resource, via }: { resource: CompiledResource; via: string }): Map<string, StoredRecord[]> {
+    return this.src.memo(`personFacts:${this.kind}:${resource.name}`, () => {
       const out = new Map<string, StoredRecord[]>();
-      for (const { resource, via } of this.about().filter((a) => member in a.resource.fields)) {
-        for (const rec of this.src.records(resource.name)) {
-          const person = this.src.follow(rec, via);
-          if (person) (out.get(person.id) ?? out.set(person.id, []).get(person.id)!).push(rec);
-        }
+      for (const rec of this.src.records(resource.name)) {
+        const person = this.src.follow(rec, via);
+        if (person) (out.get(person.id) ?? out.set(person.id, []).get(person.id)!).push(rec);
       }
       return out;
     });
