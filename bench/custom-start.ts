@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import type { Document } from 'openapi-backend';
 import { buildDataApiDocuments, operationIds, validationDocument } from '../spec/generate/openapi-data.js';
 import type { CompiledModel } from '../spec/model/compiled.js';
+import { TRANSITIONAL_DEFAULT } from '../spec/model/served.js';
 import { AdminDatabases } from '../reference/admin-db/index.js';
 import { loadSettings, type Settings } from '../reference/config/load.js';
 import type { ReferenceConfig } from '../reference/config/types.js';
@@ -39,7 +40,7 @@ export async function startCustom(model: CompiledModel, version: string, overrid
   const settings = loadSettings(undefined, overrides);
   // Through JSON, as startReference() reads it from disk: openapi-backend dereferences the
   // document in place, which breaks on the generator's shared sub-objects.
-  const documents = JSON.parse(JSON.stringify(buildDataApiDocuments(model, version))) as InterfaceDocuments;
+  const documents = JSON.parse(JSON.stringify(buildDataApiDocuments(model, version, TRANSITIONAL_DEFAULT.describes))) as InterfaceDocuments;
   const document = validationDocument(documents) as Document & Record<string, unknown>;
   const validator = new RequestValidator(document);
   await validator.init();
@@ -59,7 +60,7 @@ export async function startCustom(model: CompiledModel, version: string, overrid
   });
   const admins = new AdminDatabases(settings.dataStore);
   const instances = new InstanceResolver(settings, stores, admins);
-  const app = createDataApiApp({ settings, model, store, validator, issuer, documents, version, build: version, instances });
+  const app = createDataApiApp({ settings, model, store, validator, issuer, documents, dataModel: TRANSITIONAL_DEFAULT.dataModel, version, build: version, instances });
   server.on('request', app.callback());
   const pending = model.resources.flatMap((r) => { const ids = operationIds(r); return [ids.post, ids.put, ids.getAll]; });
   const warm = () => {

@@ -1,9 +1,12 @@
 /**
  * `npm start`: runs the reference on its in-memory default (with the demo data set) and prints
  * where it listens and how to get a token.
- * Usage: tsx reference/main.ts [--config file.json | --empty] [--recover]; REFERENCE_CONFIG works too.
+ * Usage: tsx reference/main.ts [--config file.json | --empty] [--data-standard 4.0|5.2|6.1] [--recover];
+ * REFERENCE_CONFIG works too.
+ * --data-standard: the data standard served (the configuration's `dataStandard`, which it overrides).
  * --recover: start even if a durable store's journal is damaged, dropping (and counting) the bad records.
  */
+import type { ReferenceConfig } from './config/types.js';
 import { ConfigError } from './config/load.js';
 import { ConfigurationError } from './config/configuration-error.js';
 import { RosteringConfigError } from './rostering/service.js';
@@ -15,10 +18,14 @@ const configFile = argIndex > 0 ? process.argv[argIndex + 1] : process.env.REFER
 // Without a configuration file the demo data set is loaded, unless --empty is given.
 const demoData = !configFile && !process.argv.includes('--empty');
 const recover = process.argv.includes('--recover') ? { recoverJournal: true } : {};
+// Given without a value it is an unknown standard like any other (the configuration check says which are known).
+const standardIndex = process.argv.indexOf('--data-standard');
+const standard = standardIndex > 0 ? { dataStandard: (process.argv[standardIndex + 1] ?? '') as ReferenceConfig['dataStandard'] } : {};
+const overrides = { ...recover, ...standard };
 
 try {
   const started = Date.now();
-  const ref = await startReference(configFile ? { configFile, overrides: recover } : { overrides: { demoData, ...recover } });
+  const ref = await startReference(configFile ? { configFile, overrides } : { overrides: { demoData, ...overrides } });
   // Exit cleanly on SIGTERM/SIGINT so that coverage (c8) is written, durable stores are
   // compacted and sockets close. A signal sent to the whole process group arrives more than once
   // (directly and relayed by wrappers such as c8): later ones must not kill the process early.
@@ -40,7 +47,9 @@ try {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   const demo = ref.settings.generatedDemoSecret;
-  console.log(`data API      ${ref.dataApiBaseUrl}  (ready in ${Date.now() - started} ms${demoData ? ', demo data loaded' : ''})`);
+  // The standard served, when one is configured (unset: the transitional default, settings' dataStandard).
+  const standard = ref.served.standard ? `, Data Standard ${ref.served.standard}` : '';
+  console.log(`data API      ${ref.dataApiBaseUrl}  (ready in ${Date.now() - started} ms${standard}${demoData ? ', demo data loaded' : ''})`);
   console.log(`token         POST ${ref.dataApiBaseUrl}/oauth/token`);
   // An endpoint, not the bare prefix: the prefix alone names no resource and answers 404. The
   // line starts `rostering <origin>` (tools/child-reference.ts reads the origin from it).

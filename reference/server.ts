@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Document } from 'openapi-backend';
 import { operationIds, validationDocument } from '../spec/generate/openapi-data.js';
-import { model } from '../spec/model/index.js';
 import { loadSettings, type Settings } from './config/load.js';
 import type { ReferenceConfig } from './config/types.js';
 import { AdminDatabases } from './admin-db/index.js';
@@ -16,12 +14,15 @@ import { RequestValidator } from './data-api/validator.js';
 import { createRosteringService, inProcessEnv } from './rostering/service.js';
 import { Issuer } from './security/issuer.js';
 import { loadDemoData, loadSchoolYears } from './demo/load.js';
+import { loadServedStandard, type ServedParts } from './served-standard.js';
 import { StoreRegistry } from './store/registry.js';
 import type { DataStore } from './store/store.js';
 
 /** A running reference: its URLs, its parts for in-process use (benchmarks, tests), and close(). */
 export interface RunningReference {
   settings: Settings;
+  /** The data standard served, its model and interface descriptions (served-standard.ts). */
+  served: ServedParts;
   dataApiBaseUrl: string;
   /** The rostering read service beside the data API (origin; paths start with /std/roster/...). */
   rosteringBaseUrl: string;
@@ -32,23 +33,15 @@ export interface RunningReference {
   close: () => Promise<void>;
 }
 
-const specFile = (name: string) => new URL(`../spec/openapi/${name}`, import.meta.url);
-
 export async function startReference(opts: { configFile?: string; overrides?: Partial<ReferenceConfig>; clock?: Clock } = {}): Promise<RunningReference> {
   const settings = loadSettings(opts.configFile, opts.overrides);
   // The issuer's key is made (or imported) while the interface descriptions load and compile.
   const keys = Issuer.keys(settings.issuer.privateKeyPem);
   keys.catch(() => {}); // awaited below; a failure surfaces there
-  // The interface descriptions as upstream lays them out; requests are validated against the
-  // resources and descriptors together.
-  const hash = createHash('sha256');
-  const section = (name: string) => {
-    const text = readFileSync(specFile(`${name}.json`), 'utf8');
-    hash.update(text);
-    return JSON.parse(text) as Record<string, unknown>;
-  };
-  const documents = { resources: section('resources'), descriptors: section('descriptors'), other: section('other') };
-  const documentHash = hash.digest('hex').slice(0, 12);
+  // The configured standard's model and interface descriptions, as upstream lays them out;
+  // requests are validated against the resources and descriptors together.
+  const served = await loadServedStandard(settings.dataStandard);
+  const { model, documents, documentHash } = served;
   const document = validationDocument(documents) as Document & Record<string, unknown>;
   const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const validator = new RequestValidator(document);
@@ -81,7 +74,7 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
     const admins = new AdminDatabases(settings.dataStore);
     const instances = new InstanceResolver(settings, stores, admins);
     const clock = opts.clock ? { clock: opts.clock } : {};
-    const app = createDataApiApp({ settings, model, store, validator, issuer, documents, version, build: `${version}+${documentHash}`, instances, ...clock });
+    const app = createDataApiApp({ settings, model, store, validator, issuer, documents, dataModel: served.dataModel, version, build: `${version}+${documentHash}`, instances, ...clock });
     dataServer.handle(app.callback());
     // The rostering service verifies the issuer's tokens with its public key; its environment
     // variables (seed) default to the issuer's values and may be set in the process environment.
@@ -107,6 +100,7 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
 
   return {
     settings,
+    served,
     dataApiBaseUrl,
     rosteringBaseUrl,
     store,

@@ -8,6 +8,7 @@ import type { Rate } from '../http/rate-limit.js';
 import { hashSecret } from '../security/secrets.js';
 import { DEFAULT_CLOCK_SKEW_SECONDS } from '../security/token-time.js';
 import { NAMING_PROFILES, type NamingProfile } from '../../spec/naming/profiles.js';
+import type { DataStandard } from '../../spec/model/upstream.js';
 import type { AdminConfig, ClientConfig, PermissionSet, ProfileConfig, ReferenceConfig } from './types.js';
 
 /** A client as the running reference keeps it: the secret only as a hash. */
@@ -42,6 +43,8 @@ export interface Settings {
   /** The API's names (namespace segment, problem-type prefix ...); the scope base without a trailing slash. */
   naming: NamingProfile;
   pageSizeLimit: number;
+  /** The data standard served; absent: the transitional default (types.ts `dataStandard`). */
+  dataStandard?: DataStandard;
   schoolYears: { min: number; max: number };
   issuer: { issuer?: string; audience?: string; privateKeyPem?: string };
   clients: Client[];
@@ -84,7 +87,9 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
   // from the same file; it is validated like the file's value.
   if (process.env.REFERENCE_PAGE_SIZE_LIMIT) config.pageSizeLimit = Number(process.env.REFERENCE_PAGE_SIZE_LIMIT);
   if (!validate(config)) {
-    const why = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+    // An enumeration names what it allows (`/dataStandard must be equal to one of the allowed values: 4.0, 5.2, 6.1`).
+    const allowed = (e: { params: Record<string, unknown> }) => (Array.isArray(e.params.allowedValues) ? `: ${e.params.allowedValues.join(', ')}` : '');
+    const why = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${allowed(e)}`).join('; ');
     throw new ConfigError(`invalid configuration${file ? ` ${file}` : ''}: ${why}`);
   }
   let generatedDemoSecret: string | undefined;
@@ -130,6 +135,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     tokenClockSkewSeconds: config.tokenClockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS,
     ...namingOf(config),
     pageSizeLimit: config.pageSizeLimit ?? 500,
+    ...(config.dataStandard ? { dataStandard: config.dataStandard } : {}),
     schoolYears: config.schoolYears ?? { min: 1991, max: 2050 },
     // The issuer key may come from the environment, so that test harnesses can sign tokens too.
     issuer: { ...(config.issuer ?? {}), ...(process.env.REFERENCE_ISSUER_PRIVATE_KEY_PEM ? { privateKeyPem: process.env.REFERENCE_ISSUER_PRIVATE_KEY_PEM } : {}) },

@@ -16,7 +16,7 @@ import type { DataStore } from '../store/store.js';
 import { adminRoutes } from '../admin/routes.js';
 import type { DataApi } from './context.js';
 import type { InstanceResolver } from './instances.js';
-import { discoveryRoutes, type InterfaceDocuments } from './discovery.js';
+import { discoveryRoutes, type DiscoveryParts, type InterfaceDocuments } from './discovery.js';
 import { feed, getAll, partitions } from './handlers/collection.js';
 import { getById, put, remove } from './handlers/item.js';
 import { upsert } from './handlers/upsert.js';
@@ -29,8 +29,10 @@ export interface DataApiParts {
   store: DataStore;
   validator: RequestValidator;
   issuer: Issuer;
-  /** The generated interface descriptions (spec/openapi/), served as metadata. */
+  /** The generated interface descriptions of the standard served (served-standard.ts), served as metadata. */
   documents: InterfaceDocuments;
+  /** Discovery's `dataModels` entry but its name (the naming profile's). */
+  dataModel: DiscoveryParts['dataModel'];
   version: string;
   /** Identifies the build: the package version and the interface description's hash. */
   build: string;
@@ -49,7 +51,7 @@ export function createDataApiApp(parts: DataApiParts): Koa {
   const api: DataApi = { settings, model, store, validator, authenticate: bearerAuthenticator(issuer, settings.clients, settings.tokenClockSkewSeconds), authorizer: new Authorizer(model) };
   const router = new Router({ prefix: settings.basePath || undefined });
 
-  discoveryRoutes(router, { basePath: settings.basePath, naming: settings.naming, model, documents: parts.documents, version: parts.version, build: parts.build });
+  discoveryRoutes(router, { basePath: settings.basePath, naming: settings.naming, model, documents: parts.documents, dataModel: parts.dataModel, version: parts.version, build: parts.build });
   router.post(TOKEN_PATH, tokenEndpoint(settings, issuer, clock));
   router.post(`${TOKEN_PATH}_info`, tokenInfoEndpoint(store, api.authenticate, settings.naming));
   router.get(AVAILABLE_CHANGE_VERSIONS_PATH, async (ctx) => {

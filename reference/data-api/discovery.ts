@@ -23,13 +23,12 @@ export interface DiscoveryParts {
   naming: NamingProfile;
   model: CompiledModel;
   documents: InterfaceDocuments;
+  /** The data standard served, as `dataModels` names it but for its name (spec/model/served.ts). */
+  dataModel: { version: string; informationalVersion: string };
   /** The package version (informationalVersion) and the build it was made from. */
   version: string;
   build: string;
 }
-
-/** The data standard the model imports (spec/upstream/README.md). */
-const DATA_MODEL = { version: '5.2.0', informationalVersion: 'Ed-Fi Data Standard 5.2 with the specification\'s overlay' };
 
 export function discoveryRoutes(router: Router, parts: DiscoveryParts): void {
   const base = (ctx: Context) => `${origin(ctx)}${parts.basePath}`;
@@ -42,7 +41,7 @@ export function discoveryRoutes(router: Router, parts: DiscoveryParts): void {
       informationalVersion: parts.version,
       suite: '3',
       build: parts.build,
-      dataModels: [{ name: parts.naming.dataModelName, ...DATA_MODEL }],
+      dataModels: [{ name: parts.naming.dataModelName, ...parts.dataModel }],
       urls: {
         dependencies: `${b}/metadata/data/v3/dependencies`,
         openApiMetadata: `${b}/metadata/`,

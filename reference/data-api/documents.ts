@@ -39,13 +39,20 @@ export function prune(model: CompiledModel, fields: Fields, value: Record<string
   return out;
 }
 
-const shapeCache = new Map<string, string[]>();
+/**
+ * The members a reference to `target` holds, per model: a process may serve (or test) several
+ * data standards, whose references to one target differ (a grading period's is keyed by
+ * `periodSequence` in DS 4.0, by `gradingPeriodName` later).
+ */
+const shapeCache = new WeakMap<CompiledModel, Map<string, string[]>>();
 function referenceProperties(model: CompiledModel, target: string): string[] {
-  let shape = shapeCache.get(target);
+  let shapes = shapeCache.get(model);
+  if (!shapes) shapeCache.set(model, (shapes = new Map()));
+  let shape = shapes.get(target);
   if (!shape) {
     const ref = model.resources.flatMap((r) => r.references).find((x) => x.target === target);
     shape = ref ? ref.fields.map((m) => m.property) : [];
-    shapeCache.set(target, shape);
+    shapes.set(target, shape);
   }
   return shape;
 }

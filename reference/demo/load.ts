@@ -99,11 +99,17 @@ export function loadDemoData(model: CompiledModel, store: DataStore): { records:
   }
 
   // Everything else: a few records of every resource, references chosen among what exists.
-  const counts: Record<string, number> = { student: 10, staff: 4, contact: 3, studentSchoolAssociation: 10, section: 4, studentSectionAssociation: 10, staffSectionAssociation: 4 };
+  const counts: Record<string, number> = { studentSchoolAssociation: 10, section: 4, studentSectionAssociation: 10, staffSectionAssociation: 4 };
+  // Persons by kind, whatever the standard calls them (DS 4.0's contacts are parents) and keys them.
+  const PERSONS: Record<string, number> = { student: 10, staff: 4, contact: 3 };
+  const PEOPLE: Record<string, string> = {};
+  for (const r of model.resources.filter((x) => x.person)) {
+    counts[r.name] = PERSONS[r.person!];
+    PEOPLE[r.name] = r.identity[0].name;
+  }
   // People get names a person recognises as names.
   const FIRST = ['Ava', 'Liam', 'Maya', 'Noah', 'Zoe', 'Ethan', 'Lena', 'Omar', 'Iris', 'Jonas'];
   const LAST = ['Garcia', 'Nguyen', 'Okafor', 'Schmidt', 'Patel', 'Rossi', 'Kim', 'Silva', 'Haddad', 'Novak'];
-  const PEOPLE: Record<string, string> = { student: 'studentUniqueId', staff: 'staffUniqueId', contact: 'contactUniqueId' };
   const personOverrides = (name: string, n: number): Record<string, unknown> => PEOPLE[name]
     ? { [PEOPLE[name]]: `${name.charAt(0).toUpperCase()}${String(1001 + n)}`, firstName: FIRST[(n + name.length) % FIRST.length], lastSurname: LAST[(n * 3 + name.length) % LAST.length] }
     : {};

@@ -19,12 +19,29 @@ import type { DataStore, StoredRecord } from '../store/store.js';
  */
 export type Action = 'Create' | 'Read' | 'Update' | 'Delete';
 
+/** Each person kind's key and the hint a refusal gives, as the served model names them (persons). */
+interface PersonTerms { key: string; hint: string }
+
 const PERSON_ASSOCIATION_HINT: Record<PersonKind, string> = {
   student: "You may need to create a corresponding 'StudentSchoolAssociation' item.",
   staff: "You may need to create corresponding 'StaffEducationOrganizationEmploymentAssociation' or 'StaffEducationOrganizationAssignmentAssociation' items.",
   contact: "You may need to create a corresponding 'StudentContactAssociation' item.",
 };
 const PERSON_KEY: Record<PersonKind, string> = { student: 'studentUniqueId', staff: 'staffUniqueId', contact: 'contactUniqueId' };
+
+/**
+ * The person kinds' keys and hints in the standard served: DS 4.0's contact is a parent
+ * (`parentUniqueId`, reached through a StudentParentAssociation, annotations.ts). A model without
+ * a kind keeps the names above.
+ */
+function personTerms(model: CompiledModel): Record<PersonKind, PersonTerms> {
+  const terms = (kind: PersonKind): PersonTerms => {
+    const key = model.resources.find((r) => r.person === kind)?.identity[0]?.name ?? PERSON_KEY[kind];
+    const association = kind === 'contact' ? model.resources.find((r) => r.relationship?.person === kind) : undefined;
+    return { key, hint: association ? `You may need to create a corresponding '${association.resourceName}' item.` : PERSON_ASSOCIATION_HINT[kind] };
+  };
+  return { student: terms('student'), staff: terms('staff'), contact: terms('contact') };
+}
 
 interface Reach {
   version: number;
@@ -34,8 +51,11 @@ interface Reach {
 
 export class Authorizer {
   private readonly cache = new WeakMap<DataStore, Map<string, Reach>>();
+  private readonly persons: Record<PersonKind, PersonTerms>;
 
-  constructor(private readonly model: CompiledModel) {}
+  constructor(private readonly model: CompiledModel) {
+    this.persons = personTerms(model);
+  }
 
   /** May the client use this action on this resource at all? (403 access-denied:resource/action) */
   checkAction(client: Client, resource: CompiledResource, action: Action): void {
@@ -84,10 +104,10 @@ export class Authorizer {
     // relationship-based
     const reach = this.reach(store, client);
     if (resource.person) {
-      const key = String(getPath(doc, `$.${PERSON_KEY[resource.person]}`));
+      const key = String(getPath(doc, `$.${this.persons[resource.person].key}`));
       // A new person record may be created; it is out of reach until an association exists.
       if (action === 'Create' || reach.persons[resource.person].has(key)) return undefined;
-      return personDenied(resource.person, client);
+      return personDenied(this.persons[resource.person], client);
     }
     // An organization is secured by its own id; anything else by the organizations it names.
     const paths = resource.educationOrganization ? [`$.${resource.educationOrganization.idField}`] : resource.securable.educationOrganization;
@@ -109,7 +129,7 @@ export class Authorizer {
       for (const kind of ['student', 'staff', 'contact'] as PersonKind[]) {
         for (const path of resource.securable.person[kind] ?? []) {
           const v = getPath(doc, path);
-          if (v !== undefined && !reach.persons[kind].has(String(v))) return personDenied(kind, client);
+          if (v !== undefined && !reach.persons[kind].has(String(v))) return personDenied(this.persons[kind], client);
         }
       }
     }
@@ -154,15 +174,15 @@ export class Authorizer {
       const kind = r.relationship!.person;
       for (const rec of store.collection(r.name).byId.values()) {
         if (r.securable.educationOrganization.some((p) => organizations.has(String(getPath(rec.doc, p))))) {
-          persons[kind].add(String(getPath(rec.doc, `$.${r.relationship!.via}.${PERSON_KEY[kind]}`)));
+          persons[kind].add(String(getPath(rec.doc, `$.${r.relationship!.via}.${this.persons[kind].key}`)));
         }
       }
     }
     // Contacts are reached through a student within reach.
     for (const r of this.model.resources.filter((x) => x.relationship?.person === 'contact')) {
       for (const rec of store.collection(r.name).byId.values()) {
-        const student = getPath(rec.doc, `$.studentReference.${PERSON_KEY.student}`);
-        if (persons.student.has(String(student))) persons.contact.add(String(getPath(rec.doc, `$.${r.relationship!.via}.${PERSON_KEY.contact}`)));
+        const student = getPath(rec.doc, `$.studentReference.${this.persons.student.key}`);
+        if (persons.student.has(String(student))) persons.contact.add(String(getPath(rec.doc, `$.${r.relationship!.via}.${this.persons.contact.key}`)));
       }
     }
     const reach = { version: store.newestChangeVersion, organizations, persons };
@@ -188,10 +208,10 @@ function denied(suffix: 'security:authorization:access-denied:resource' | 'secur
   });
 }
 
-function personDenied(kind: PersonKind, client: Client): Problem {
+function personDenied(person: PersonTerms, client: Client): Problem {
   return new Problem('security:authorization', {
-    detail: `Access to the requested data could not be authorized. Hint: ${PERSON_ASSOCIATION_HINT[kind]}`,
-    errors: [`No relationships have been established between the caller's education organization id claim(s) (${claimsText(client)}) and the resource item's '${PERSON_KEY[kind].charAt(0).toUpperCase()}${PERSON_KEY[kind].slice(1)}' value.`],
+    detail: `Access to the requested data could not be authorized. Hint: ${person.hint}`,
+    errors: [`No relationships have been established between the caller's education organization id claim(s) (${claimsText(client)}) and the resource item's '${person.key.charAt(0).toUpperCase()}${person.key.slice(1)}' value.`],
   });
 }
 

@@ -206,7 +206,7 @@ const BASE_URL_VARIABLE = { baseUrl: { default: 'http://localhost:8080/v7.3/api'
  * the server `{base_url}/data/v3`, paths `/core/<endpoint>…`, one named schema per resource,
  * reference target and collection item.
  */
-function dataSection(model: CompiledModel, version: string, section: 'Resources' | 'Descriptors'): Schema {
+function dataSection(model: CompiledModel, version: string, section: 'Resources' | 'Descriptors', describes: string): Schema {
   const resources = model.resources.filter((r) => r.isDescriptor === (section === 'Descriptors')).sort((a, b) => a.endpoint.localeCompare(b.endpoint));
   const registry = new SchemaRegistry(model);
   const paths: Record<string, Schema> = {};
@@ -216,7 +216,7 @@ function dataSection(model: CompiledModel, version: string, section: 'Resources'
     info: {
       title: `Education Data Store API: ${section.toLowerCase()}`,
       version: '3',
-      description: `${section} of the core data model (Ed-Fi Data Standard 5.2 with the specification's overlay; model version ${version}). Generated from spec/model; do not edit.`,
+      description: `${section} of the core data model (${describes}; model version ${version}). Generated from spec/model; do not edit.`,
     },
     servers: [{ url: `{baseUrl}${DATA_ROOT}`, variables: BASE_URL_VARIABLE }],
     security: [{ oauth2_client_credentials: [] }],
@@ -313,9 +313,12 @@ function otherSection(): Schema {
   };
 }
 
-/** The data API's interface descriptions: resources, descriptors and the fixed endpoints. */
-export function buildDataApiDocuments(model: CompiledModel, version: string): { resources: Schema; descriptors: Schema; other: Schema } {
-  return { resources: dataSection(model, version, 'Resources'), descriptors: dataSection(model, version, 'Descriptors'), other: otherSection() };
+/**
+ * The data API's interface descriptions: resources, descriptors and the fixed endpoints.
+ * `describes` names the model (spec/model/served.ts), e.g. `Ed-Fi Data Standard 6.1 as upstream serves it`.
+ */
+export function buildDataApiDocuments(model: CompiledModel, version: string, describes: string): { resources: Schema; descriptors: Schema; other: Schema } {
+  return { resources: dataSection(model, version, 'Resources', describes), descriptors: dataSection(model, version, 'Descriptors', describes), other: otherSection() };
 }
 
 /**

@@ -6,7 +6,7 @@
  *
  *   npx tsx spec/model/fingerprint.ts                                  # this checkout's default model
  *   npx tsx spec/model/fingerprint.ts /work/main/spec/model/index.ts   # another checkout's
- *   npx tsx spec/model/fingerprint.ts --standard 6.1                   # a standard, seed overlay laid (4.0 only)
+ *   npx tsx spec/model/fingerprint.ts --standard 6.1                   # a standard as a deployment serves it (served.ts)
  */
 import { createHash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
@@ -25,11 +25,11 @@ export const fingerprint = (text: string): string => createHash('sha256').update
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const at = process.argv.indexOf('--standard');
   if (at > 0) {
-    const { compileStandard, defineStandard } = await import('./standards.js');
+    const { defineStandard } = await import('./standards.js');
+    const { SERVED, compileServed } = await import('./served.js');
     const standard = process.argv[at + 1] as import('./upstream.js').DataStandard;
-    const { overlay } = await import('./overlay.js');
-    const options = standard === '4.0' ? { overlay } : {};
-    const text = modelText(compileStandard(standard, options), defineStandard(standard, options));
+    // What a deployment of the standard serves (served.ts: the seed overlay on 4.0 only).
+    const text = modelText(compileServed(standard), defineStandard(standard, { overlay: SERVED[standard].overlay }));
     console.log(`${fingerprint(text)}  ${text.length} chars  DS ${standard}`);
   } else {
     const path = process.argv[2] ? resolve(process.argv[2]) : new URL('./index.ts', import.meta.url).pathname;

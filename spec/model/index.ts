@@ -8,7 +8,9 @@ import { overlay } from './overlay.js';
  * The module-level model: the default data standard (upstream.ts's `defaultStandard`) with the
  * seed's differences laid over it (overlay.ts), built through the registry of standards
  * (standards.ts: `compileStandard` is `defineStandard` then `compileDefinitions`). Any other
- * standard is compiled on demand there.
+ * standard is compiled on demand there. The reference imports this module only when no
+ * `dataStandard` is configured (reference/served-standard.ts), so a configured deployment never
+ * compiles it.
  */
 const defined = defineStandard(defaultStandard, { overlay });
 

@@ -13,7 +13,10 @@ import type { AbstractDef, Field, Fields, ResourceDef, ScalarKind } from './dsl.
 export const dataStandards = ['4.0', '5.2', '6.1'] as const;
 export type DataStandard = (typeof dataStandards)[number];
 
-/** The standard the module-level model (index.ts) compiles: what the reference serves today. */
+/**
+ * The standard the module-level model (index.ts) compiles: what the reference serves when no
+ * `dataStandard` is configured (transitional, spec/model/served.ts) and the suites judge today.
+ */
 export const defaultStandard: DataStandard = '5.2';
 export interface UpstreamProperty {
   type: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'date-time' | 'time' | 'descriptor' | 'reference' | 'collection' | 'object';

@@ -9,7 +9,9 @@ import { OpenAPIBackend } from 'openapi-backend';
 const read = (p: string): any => JSON.parse(readFileSync(new URL(`../${p}`, import.meta.url), "utf8"));
 const ajv = new Ajv({ strict: false, allErrors: true });
 
-for (const doc of ['openapi/resources.json', 'openapi/descriptors.json', 'openapi/other.json', 'openapi/rostering.json']) {
+// With the documents a deployment of each data standard serves (spec/model/served.ts).
+const perStandard = ['4.0', '5.2', '6.1'].flatMap((v) => [`openapi-standards/ds-${v}/resources.json`, `openapi-standards/ds-${v}/descriptors.json`]);
+for (const doc of ['openapi/resources.json', 'openapi/descriptors.json', 'openapi/other.json', 'openapi/rostering.json', ...perStandard]) {
   test(`${doc} is a valid OpenAPI document`, async () => {
     const api = new OpenAPIBackend({ definition: read(doc) });
     await api.loadDocument();

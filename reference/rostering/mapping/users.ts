@@ -1,5 +1,6 @@
 import type { StoredRecord } from '../../store/store.js';
 import { compact, header, personAtSchool, ref, type MapInput, type Row } from './rows.js';
+import { PersonFacts } from './person-facts.js';
 import { codeValue, type Doc, type Source } from './source.js';
 import { PREFERRED_EMAIL, staffRole } from './vocabulary.js';
 
@@ -19,42 +20,27 @@ export interface Placement {
 
 type Kind = 'student' | 'staff' | 'contact';
 
-/** Per kind of person: the unique id field, where its e-mails and identification codes live. */
-const KINDS: Record<Kind, { uniqueId: string; emails: (src: Source, p: Placement, extra: Extra) => Doc[]; codes: (p: Placement, extra: Extra) => { type?: string; identifier?: unknown }[] }> = {
-  student: {
-    uniqueId: 'studentUniqueId',
-    emails: (_src, p, extra) => (extra.seoas.get(p.person.id) ?? []).flatMap((s) => (s.doc.electronicMails as Doc[] | undefined) ?? []),
-    codes: (p, extra) => (extra.seoas.get(p.person.id) ?? []).flatMap((s) => ((s.doc.studentIdentificationCodes as Doc[] | undefined) ?? [])
-      .map((c) => ({ type: codeValue(c.studentIdentificationSystemDescriptor), identifier: c.identificationCode }))),
-  },
-  staff: {
-    uniqueId: 'staffUniqueId',
-    emails: (_src, p) => (p.person.doc.electronicMails as Doc[] | undefined) ?? [],
-    codes: (p) => ((p.person.doc.identificationCodes as Doc[] | undefined) ?? [])
-      .map((c) => ({ type: codeValue(c.staffIdentificationSystemDescriptor), identifier: c.identificationCode })),
-  },
-  contact: {
-    uniqueId: 'contactUniqueId',
-    emails: (_src, p) => (p.person.doc.electronicMails as Doc[] | undefined) ?? [],
-    codes: () => [],
-  },
-};
-
-interface Extra { seoas: Map<string, StoredRecord[]> }
+/**
+ * Per kind of person, whether its identification codes join its userIds (research §10: students'
+ * and staff's; a contact's are not mapped). Where each fact lives is the standard's (person-facts.ts).
+ */
+const CODES: Record<Kind, boolean> = { student: true, staff: true, contact: false };
 
 export function mapUsers(input: MapInput): Row[] {
   const { src, shared } = input;
-  const extra: Extra = { seoas: studentEdOrgAssociations(src) };
   const rows: Row[] = [];
   const students = studentPlacements(src);
   for (const [kind, placements] of [['student', students], ['staff', staffPlacements(src)], ['contact', contactPlacements(src, students)]] as const) {
+    const facts = PersonFacts.of(src, kind);
     for (const p of placements) {
       if (!shared.orgRowId.has(p.schoolId)) continue;
-      const spec = KINDS[kind];
       const sourcedId = personAtSchool(p.person, p.school);
-      const email = pickEmail(spec.emails(src, p, extra), PREFERRED_EMAIL[kind]);
-      const uniqueId = p.person.doc[spec.uniqueId];
-      const codes = spec.codes(p, extra).filter((c) => c.type && c.identifier !== undefined).map((c) => ({ type: c.type!, identifier: String(c.identifier) }));
+      const email = pickEmail(facts.values(p.person, 'electronicMails') as Doc[], PREFERRED_EMAIL[kind]);
+      const uniqueId = p.person.doc[facts.uniqueId];
+      const system = `${facts.resource.name}IdentificationSystemDescriptor`;
+      const codes = (CODES[kind] ? facts.codes(p.person) : [])
+        .map((c) => ({ type: codeValue(c[system]), identifier: c.identificationCode }))
+        .filter((c) => c.type && c.identifier !== undefined).map((c) => ({ type: c.type!, identifier: String(c.identifier) }));
       shared.userIds.add(sourcedId);
       rows.push({
         sourcedId,
@@ -63,7 +49,7 @@ export function mapUsers(input: MapInput): Row[] {
         data: compact({
           ...header(sourcedId, p.person, ...p.records),
           username: email ?? '',
-          userIds: [{ type: spec.uniqueId, identifier: String(uniqueId) }, ...codes],
+          userIds: [{ type: facts.uniqueId, identifier: String(uniqueId) }, ...codes],
           enabledUser: 'true',
           givenName: p.person.doc.firstName,
           familyName: p.person.doc.lastSurname,
@@ -139,36 +125,29 @@ function staffPlacements(src: Source): Placement[] {
   return [...byPair.values()];
 }
 
-/** Contacts at the schools of the students they are associated with. */
+/**
+ * Contacts at the schools of the students they are associated with, through the model's
+ * associations that reach a contact (annotations.ts `relationships`: StudentContactAssociation,
+ * DS 4.0's StudentParentAssociation through its parentReference).
+ */
 function contactPlacements(src: Source, students: Placement[]): Placement[] {
   const schoolsOf = new Map<string, Placement[]>();
   for (const p of students) (schoolsOf.get(p.person.id) ?? schoolsOf.set(p.person.id, []).get(p.person.id)!).push(p);
   const byPair = new Map<string, Placement>();
-  for (const a of src.records('studentContactAssociation')) {
-    const person = src.follow(a, 'contactReference');
-    const student = src.follow(a, 'studentReference');
-    if (!person || !student) continue;
-    const role = /guardian/i.test(codeValue(a.doc.relationDescriptor) ?? '') ? 'guardian' : 'parent';
-    for (const s of schoolsOf.get(student.id) ?? []) {
-      const key = `${person.id}|${s.school.id}`;
-      const p = byPair.get(key) ?? byPair.set(key, { person, school: s.school, schoolId: s.schoolId, role, records: [] }).get(key)!;
-      p.records.push(a);
+  for (const association of src.model.resources.filter((r) => r.relationship?.person === 'contact')) {
+    for (const a of src.records(association.name)) {
+      const person = src.follow(a, association.relationship!.via);
+      const student = src.follow(a, 'studentReference');
+      if (!person || !student) continue;
+      const role = /guardian/i.test(codeValue(a.doc.relationDescriptor) ?? '') ? 'guardian' : 'parent';
+      for (const s of schoolsOf.get(student.id) ?? []) {
+        const key = `${person.id}|${s.school.id}`;
+        const p = byPair.get(key) ?? byPair.set(key, { person, school: s.school, schoolId: s.schoolId, role, records: [] }).get(key)!;
+        p.records.push(a);
+      }
     }
   }
   return [...byPair.values()];
-}
-
-export function studentEdOrgAssociations(src: Source): Map<string, StoredRecord[]> {
-  return src.memo('studentEdOrgAssociations', () => bySeoaStudent(src));
-}
-
-function bySeoaStudent(src: Source): Map<string, StoredRecord[]> {
-  const out = new Map<string, StoredRecord[]>();
-  for (const a of src.records('studentEducationOrganizationAssociation')) {
-    const student = src.follow(a, 'studentReference');
-    if (student) (out.get(student.id) ?? out.set(student.id, []).get(student.id)!).push(a);
-  }
-  return out;
 }
 
 /** The preferred published address: by type preference, then the primary one, then the first. */
