@@ -98,6 +98,18 @@ test.describe('GET /core/<resource>/deletes', () => {
   });
 });
 
+test.describe('Total-Count on the feeds', () => {
+  test('sends no Total-Count header on /deletes and /keyChanges when totalCount is missing or false', rule('data.query-paging.total-count-absent-by-default'), async ({ api }) => {
+    for (const feed of ['deletes', 'keyChanges']) {
+      for (const query of ['limit=1', 'limit=1&totalCount=false']) {
+        const res = await api.get(`classPeriods/${feed}?${query}`);
+        expect(res.status(), `${feed}?${query}`).toBe(200);
+        expect(res.headers()['total-count'], `${feed}?${query}`).toBeUndefined();
+      }
+    }
+  });
+});
+
 test.describe('GET /core/<resource>/keyChanges', () => {
   test('lists a record whose natural key was changed by PUT', rule('data.change-queries.key-changes-feed-offered'), async ({ api, data }) => {
     const window = await since(api);
@@ -260,6 +272,23 @@ test.describe('change versions on the feeds', () => {
     expect(versions).toEqual([...versions].sort((x, y) => x - y));
     expect(items.findIndex((i) => i.id === b.id)).toBeGreaterThanOrEqual(0);
     expect(items.findIndex((i) => i.id === b.id)).toBeLessThan(items.findIndex((i) => i.id === a.id));
+  });
+
+  test('orders /keyChanges items by changeVersion ascending when one record\'s key changed before and after another\'s', rule('data.change-queries.feed-order-ascending'), async ({ api, data }) => {
+    // a, b, then a again: a feed kept in first-change order lists a (last changed after b) first.
+    // Which change version the collapsed item of a carries is not fixed, so only the order is asserted.
+    const window = await since(api);
+    const a = await data.create('classPeriod');
+    const b = await data.create('classPeriod', { schoolReference: a.body.schoolReference });
+    const name = (c: typeof a) => c.body.classPeriodName as string;
+    expect((await api.put(a.url, { ...a.body, classPeriodName: `${name(a)}r` })).status()).toBe(204);
+    expect((await api.put(b.url, { ...b.body, classPeriodName: `${name(b)}r` })).status()).toBe(204);
+    expect((await api.put(a.url, { ...a.body, classPeriodName: `${name(a)}rs` })).status()).toBe(204);
+    const items = await keyChangesOf(api, 'classPeriods', window);
+    const ours = items.filter((i) => i.id === a.id || i.id === b.id);
+    expect(new Set(ours.map((i) => i.id)), 'both records are listed').toEqual(new Set([a.id, b.id]));
+    const versions = items.map((i) => i.changeVersion);
+    expect(versions).toEqual([...versions].sort((x, y) => x - y));
   });
 
   test('gives each change the next value of one data-store-wide, increasing change version', rule('data.change-queries.change-version-monotonic'), async ({ api, data }) => {
