@@ -97,16 +97,28 @@ export class DataClient {
 }
 
 /**
- * Deletes what a test (or a worker's pool) created, newest first: dependents before what they
- * reference. A 404 is fine (deleted already); anything else is left behind, and named.
+ * Whether a URL names a descriptor (`…/academicSubjectDescriptors/<id>`): every descriptor
+ * resource's name ends in `Descriptor`, and no other's does. Descriptors reference nothing.
+ */
+const isDescriptorUrl = (url: string) => /Descriptors\/[^/]+$/i.test(new URL(url).pathname);
+
+/**
+ * Deletes what a test (or a worker's pool) created: first every other record, newest first
+ * (dependents before what they reference), then the descriptors all at once, since once the
+ * records are gone nothing the test made references them. A deployment 40 ms away pays a round
+ * trip per sequential delete, and the generated tests make several descriptors each. A 404 is
+ * fine (deleted already); anything else is left behind, and named.
  */
 export async function deleteCreated(request: APIRequestContext, created: { url: string }[], what: string): Promise<void> {
   const token = sharedTokens().primary;
   const leftovers: string[] = [];
-  for (const { url } of [...created].reverse()) {
+  const remove = async (url: string) => {
     const res = await request.delete(url, { headers: { Authorization: `Bearer ${token}` } });
     if (res.status() !== 204 && res.status() !== 404) leftovers.push(`${url} → ${res.status()}`);
-  }
+  };
+  const newestFirst = [...created].reverse().map((c) => c.url);
+  for (const url of newestFirst.filter((u) => !isDescriptorUrl(u))) await remove(url);
+  await Promise.all(newestFirst.filter(isDescriptorUrl).map(remove));
   if (leftovers.length) throw new Error(`${what} could not delete: ${leftovers.join(', ')}`);
 }
 
