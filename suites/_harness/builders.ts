@@ -110,7 +110,8 @@ type Context = Map<string, { value: unknown; kind: string }>;
  * Everything goes through `api.create()`, so it is deleted after the test, newest first.
  */
 export class Builder {
-  private readonly descriptors = new Map<string, string>();
+  /** Descriptor values by bare name; a promise, so that members resolved together make one each. */
+  private readonly descriptors = new Map<string, Promise<string>>();
   private readonly records: Created[] = [];
   private readonly years = new Set<number>();
 
@@ -122,8 +123,7 @@ export class Builder {
     const bare = name.replace(/Descriptor$/, '');
     let value = this.descriptors.get(bare);
     if (!value) {
-      const created = await this.newDescriptor(bare);
-      value = created.value;
+      value = this.newDescriptor(bare).then((created) => created.value);
       this.descriptors.set(bare, value);
     }
     return value;
@@ -220,10 +220,15 @@ export class Builder {
     // Scalars and descriptors first, then references (pinned by the scalars), then nested members.
     // The record's own key members never come from the pool: two tests' records would share a key.
     const from = (f: Field) => (base === '$' && f.identity ? this : deps);
+    // The level's descriptors are made together (one round trip, not one each): member names are
+    // unique within a level, so no descriptor member's value depends on another's.
+    const descriptorValues = new Map(await Promise.all(wanted.flatMap(([name, f]) => (f.kind === 'descriptor' ? [(async () => {
+      const known = ctx.get(name);
+      return [name, known?.kind === 'string' ? known.value : await from(f).descriptor(f.descriptor)] as const;
+    })()] : []))));
     for (const [name, f] of wanted) {
       if (f.kind === 'descriptor') {
-        const known = ctx.get(name);
-        out[name] = known?.kind === 'string' ? known.value : await from(f).descriptor(f.descriptor);
+        out[name] = descriptorValues.get(name);
         ctx.set(name, { value: out[name], kind: 'string' });
       } else if (f.kind !== 'reference' && f.kind !== 'collection' && f.kind !== 'object' && f.kind !== 'extension') {
         const value = this.scalar(r, name, f, base);
