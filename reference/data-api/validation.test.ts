@@ -336,6 +336,25 @@ test('a refusal lists at most 100 failing paths and says how many were found (is
   }
 });
 
+test('the checks after the schema stop once the list is full, and the count is then a floor; a short refusal carries no count', async () => {
+  // Unknown descriptors, one per item: no schema error, every path found by the descriptor check.
+  const codes = (n: number) => course(`C-${n}`, { identificationCodes: Array.from({ length: n }, (_, i) => ({ courseIdentificationSystemDescriptor: `${NS}/CourseIdentificationSystemDescriptor#None${i}`, identificationCode: `c${i}` })) });
+  for (const n of [100, 150]) {
+    const res = await post('courses', codes(n));
+    assert.equal(res.status, 400);
+    const problem = await res.json() as { detail: string; validationErrors: Record<string, string[]> };
+    assert.equal(Object.keys(problem.validationErrors).length, 100, String(n));
+    assert.equal(problem.detail, `Data validation failed. See 'validationErrors' for details: it lists 100 of ${n} failing paths found; a refused body is searched only as far as the list needs, so more may fail.`, String(n));
+  }
+  const short = await post('courses', codes(2));
+  assert.equal(short.status, 400);
+  const problem = await short.json() as { detail: string; validationErrors: Record<string, string[]> };
+  assert.equal(Object.keys(problem.validationErrors).length, 2);
+  assert.doesNotMatch(problem.detail, /failing paths/);
+  const notObject = await (await post('courses', '[1]')).json() as { detail: string };
+  assert.doesNotMatch(notObject.detail, /failing paths/);
+});
+
 test('reportedValidationErrors: all paths up to 100, else the first 100 with the count; values echoed in part', () => {
   const errors = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`$.a[${i}]`, ['m']]));
   assert.deepEqual(reportedValidationErrors(errors(100)), { validationErrors: errors(100) });

@@ -223,6 +223,26 @@ test('query values closer in: echoed as sent, lower-cased only when a whole bool
   assert.deepEqual(await periods('officialAttendancePeriod=False'), ['Unofficial']);
 });
 
+test('a property value that cannot be read as its type: 400 data-validation-failed at $.<parameter>, every one at once, in any case of the name; paging parameters and partitions\' number stay parameter problems (decisions #46)', async () => {
+  const valueErrors = async (res: Response) => {
+    assert.equal(res.status, 400);
+    const body = (await res.json()) as { type: string; validationErrors: Record<string, string[]> };
+    assert.match(body.type, /bad-request:data-validation-failed$/);
+    // One message per path, naming the value as sent.
+    for (const [path, messages] of Object.entries(body.validationErrors)) {
+      assert.equal(messages.length, 1, `${path}: ${JSON.stringify(messages)}`);
+      assert.match(messages[0], /'(abc|maybe)'/, path);
+    }
+    return Object.keys(body.validationErrors);
+  };
+  assert.deepEqual(await valueErrors(await get('classPeriods?schoolId=abc')), ['$.schoolId']);
+  assert.deepEqual(await valueErrors(await get('classPeriods?SCHOOLID=abc')), ['$.schoolId'], 'named canonically whatever the case sent');
+  assert.deepEqual((await valueErrors(await get('classPeriods?schoolId=abc&officialAttendancePeriod=maybe'))).sort(), ['$.officialAttendancePeriod', '$.schoolId']);
+  // A value error wins over a paging one: the request is answered as a data problem.
+  assert.deepEqual(await valueErrors(await get('classPeriods?schoolId=abc&limit=x')), ['$.schoolId']);
+  assert.deepEqual(await errorsOf(await get('classPeriods/partitions?number=abc')), ["The value 'abc' is not valid for number."]);
+});
+
 test('numeric filters compare by value, integers past 2^53 by the digits sent, text as sent', async () => {
   const school = { nameOfInstitution: 'Big', educationOrganizationCategories: [], gradeLevels: [] };
   ref.store.create(ref.store.model.byName.get('school')!, { ...school, schoolId: 9007199254740993n });
