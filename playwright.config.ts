@@ -5,6 +5,7 @@ import { defaultWorkers } from './suites/_harness/workers.js';
 import { REFERENCE_ERROR_LOG } from './suites/_harness/reference-errors.js';
 import { RUN_METADATA_KEY, runMetadata } from './suites/_harness/reporter/run-metadata.js';
 import { rosteringSelected } from './suites/_harness/selection.js';
+import { decideStandardOnce } from './suites/_harness/standard-decision.js';
 import { embeddedDeployments, type Embedded } from './tools/embedded/deployments.js';
 import { describesBuilt } from './tools/embedded/flows.js';
 
@@ -69,6 +70,11 @@ function embeddedPlan(): Embedded {
   if (declared.single?.secretsEnv) process.env[declared.single.secretsEnv] = plan.flows.secrets.join('\n');
   return plan;
 }
+
+// The data standard the suites judge (decision 44), decided here once, before any test file is
+// listed: generated tests are listed from the judged model, and every process must list the same
+// tests, so the workers inherit the decision (suites/_harness/judged-model.ts reads it).
+await decideStandardOnce(target, embeddedConfig);
 
 const embedded = isEmbeddedReference && !process.argv.includes('--list') ? embeddedPlan() : undefined;
 

@@ -1,5 +1,5 @@
 import { expect } from '@playwright/test';
-import { model } from '../../spec/model/index.js';
+import { model } from './judged-model.js';
 import type { CompiledReference, CompiledResource } from '../../spec/model/compiled.js';
 import type { Field, Fields, ScalarField } from '../../spec/model/dsl.js';
 import { numericBounds } from '../../spec/generate/json-schema.js';

@@ -26,6 +26,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       err.stack = err.message; // the message is the whole story: no stack trace under it
       throw err;
     }
+    if (outcome.standard) console.log(outcome.standard);
     process.env[TOKENS_ENV] = JSON.stringify(outcome.tokens);
     if (outcome.digest) process.env[DIGEST_ENV] = outcome.digest;
     // Rostering clients' tokens and the data the rostering suites read (only when they run).

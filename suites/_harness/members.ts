@@ -1,7 +1,7 @@
 import { expect } from '@playwright/test';
 import type { Field, Fields } from '../../spec/model/dsl.js';
 import type { CompiledReference, CompiledResource, ReferenceFieldMapping } from '../../spec/model/compiled.js';
-import { keyMaxLength } from '../../spec/model/key-lengths.js';
+import { keyMaxLength } from './key-lengths.js';
 import { resourceOf } from './builders.js';
 import { expectProblem } from './problem.js';
 import type { DataClient } from './fixtures.js';

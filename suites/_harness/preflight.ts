@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { SignJWT, decodeJwt, decodeProtectedHeader, importPKCS8 } from 'jose';
-import { model } from '../../spec/model/index.js';
-import { JUDGED_STANDARD, standardFromDiscovery, standardProblem, type FoundStandard } from './data-standard.js';
+import { declaredStandard, inheritedDecision, judgedFor, judgedLine, standardFromDiscovery, standardProblem, type FoundStandard } from './data-standard.js';
+import { model } from './judged-model.js';
 import { storeDigest } from './store-digest.js';
 import type { ShortLivedClient } from '../targets/types.js';
 import { credentials, unsetCredentialVariables, type ResolvedTarget } from './target.js';
@@ -29,6 +29,8 @@ export interface PreflightOutcome {
   tokens: Record<string, string>;
   /** The store digest before the run, when the target offers one. */
   digest?: string;
+  /** Which data standard was found, where, and what the suites judge (for the console). */
+  standard?: string;
 }
 
 /** The client role whose tokens live only seconds (target clients.shortLived). */
@@ -50,11 +52,17 @@ export async function preflight(request: APIRequestContext, target: ResolvedTarg
   ]);
   if (reach.some(Boolean)) return stop(reach.filter((p): p is PreflightProblem => !!p));
 
-  // 1b. The data standard it serves is one the suites judge (data-standard.ts).
+  // 1b. The data standard it serves is one the suites can judge (data-standard.ts), and the one
+  // the run's tests were listed for (decided in playwright.config.ts, before the deployment of an
+  // embedded reference was up).
   const standard = await servedStandard(request, target);
   const wrongStandard = standardProblem(standard);
   if (wrongStandard) return stop([{ field: 'dataApi.dataStandard', message: wrongStandard }]);
-  if (!standard.standard) console.log(`data standard: not told (${standard.from}); judged as ${JUDGED_STANDARD}`);
+  const decided = inheritedDecision();
+  if (decided && judgedFor(decided) !== judgedFor(standard)) {
+    return stop([{ field: 'dataApi.dataStandard', message: `the run's tests were listed for ${judgedLine(decided).replace(/^data standard: /, '')}, but the deployment now says ${judgedLine(standard).replace(/^data standard: /, '')}` }]);
+  }
+  const standardLine = judgedLine(decided ?? standard);
 
   // 2. A token per declared client. A role other than primary whose variables are unset is
   // not applicable (its tests say so); the primary client is needed by everything.
@@ -94,7 +102,7 @@ export async function preflight(request: APIRequestContext, target: ResolvedTarg
   const ctx: Probe = { request, target, tokens, auth };
   const found = await Promise.all([problemTypePrefix(ctx), namespacePrefixes(ctx), ...capabilityProbes(ctx)]);
   const digest = await digestOf(ctx);
-  return { problems: dedupe([...found.flat(), ...digest.problems]), tokens, ...(digest.value ? { digest: digest.value } : {}) };
+  return { problems: dedupe([...found.flat(), ...digest.problems]), tokens, standard: standardLine, ...(digest.value ? { digest: digest.value } : {}) };
 }
 
 /** One message for the whole preflight: the first line names the field to fix. */
@@ -111,7 +119,7 @@ interface Probe {
 
 /** The standard the target file declares, else the one discovery names (data-standard.ts). */
 async function servedStandard(request: APIRequestContext, target: ResolvedTarget): Promise<FoundStandard> {
-  if (target.dataApi.dataStandard) return { standard: target.dataApi.dataStandard, from: 'declared in the target file' };
+  if (target.dataApi.dataStandard) return declaredStandard(target.dataApi.dataStandard);
   const res = await request.get(`${target.dataApi.baseUrl}/`, { timeout: PROBE_TIMEOUT_MS }).catch((err: Error) => err);
   if (res instanceof Error || res.status() !== 200) return { from: `GET ${target.dataApi.baseUrl}/ answered ${statusOf(res)}` };
   return standardFromDiscovery(await res.json().catch(() => undefined));

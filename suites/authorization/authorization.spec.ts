@@ -6,7 +6,8 @@ import { keysOf, resourceOf, type Builder } from '../_harness/builders.js';
 import type { DataClient } from '../_harness/fixtures.js';
 import { expectProblem, expectProblemContentType, expectProblemUnder } from '../_harness/problem.js';
 import { check, rule } from '../_harness/rules.js';
-import { model } from '../../spec/model/index.js';
+import { model } from '../_harness/judged-model.js';
+import { contactLink, contactReference } from '../_harness/persons.js';
 
 /**
  * Authorization after authentication (seed: Authentication; decisions #21, #22): permission sets,
@@ -18,7 +19,7 @@ test.describe.configure({ mode: 'default' });
 
 /** The person records of the model (seed: student, parent, staff). */
 const PERSONS = model.resources.filter((r) => r.person);
-if (PERSONS.length !== 3) throw new Error(`authorization.spec: expected the three person records (student, contact, staff), the model has ${PERSONS.map((r) => r.name).join(', ')}`);
+if (PERSONS.length !== 3) throw new Error(`authorization.spec: expected the three person records (student, contact or parent, staff), the model has ${PERSONS.map((r) => r.name).join(', ')}`);
 
 /** The school-limited client's own school, created (or found) by the primary client. */
 async function ownSchool(api: DataClient, data: Builder): Promise<number> {
@@ -117,7 +118,7 @@ test.describe('person records and relationships', () => {
   });
 
   // The other two kinds of person the rule names: staff through a staff association to the
-  // caller's school, a contact (DS 5's parent) through a student-contact association to a student
+  // caller's school, a contact (4.0's parent) through its student association to a student
   // the caller already reaches. Each is refused before the association and hinted at.
   test('makes a staff member readable (200) once a staff assignment links it to the caller\'s school, hinting at it before', rule('data.authorization.person-accessible-after-association', 'data.authorization.relationship-hint'), async ({ api, as, data }) => {
     const client = as('schoolLimited');
@@ -129,15 +130,17 @@ test.describe('person records and relationships', () => {
     expect((await client.get(staff.url)).status()).toBe(200);
   });
 
-  test('makes a contact readable (200) once a student-contact association links it to a student of the caller\'s school, hinting at it before', rule('data.authorization.person-accessible-after-association', 'data.authorization.relationship-hint'), async ({ api, as, data }) => {
+  // The seed's parent is the judged standard's contact person record (4.0's parent, later contact).
+  const contacts = contactLink();
+  test(`makes a ${contacts.person.name} readable (200) once a ${contacts.association.name} links it to a student of the caller's school, hinting at it before`, rule('data.authorization.person-accessible-after-association', 'data.authorization.relationship-hint'), async ({ api, as, data }) => {
     const client = as('schoolLimited');
     const schoolId = await ownSchool(api, data);
     const student = await data.create('student');
     await createAs(client, api, 'studentSchoolAssociations', await data.body('studentSchoolAssociation', { studentReference: { studentUniqueId: student.body.studentUniqueId }, schoolReference: { schoolId } }));
-    const contact = await data.create('contact');
+    const contact = await data.create(contacts.person.name);
     const before = await expectProblem(await client.get(contact.url), 'security:authorization');
-    await check('data.authorization.relationship-hint', 'the 403 names the student-contact association to create', () => expect(messagesOf(before).join(' ')).toMatch(/StudentContactAssociation/));
-    await createAs(client, api, 'studentContactAssociations', await data.body('studentContactAssociation', { studentReference: { studentUniqueId: student.body.studentUniqueId }, contactReference: { contactUniqueId: contact.body.contactUniqueId } }));
+    await check('data.authorization.relationship-hint', `the 403 names the ${contacts.association.name} to create`, () => expect(messagesOf(before).join(' ')).toMatch(new RegExp(contacts.association.resourceName)));
+    await createAs(client, api, contacts.association.endpoint, await data.body(contacts.association.name, { studentReference: { studentUniqueId: student.body.studentUniqueId }, ...contactReference(contacts, contact.body[contacts.key]) }));
     expect((await client.get(contact.url)).status()).toBe(200);
   });
 
@@ -165,7 +168,7 @@ test.describe('person records and relationships', () => {
     });
   }
 
-  test('answers 403 for a contact associated only with a student the caller does not reach, while a contact of a student of its own school is readable', rule('data.authorization.person-relationship-required-403', 'data.errors.errors-entry-wording'), async ({ api, as, data }) => {
+  test(`answers 403 for a ${contacts.person.name} associated only with a student the caller does not reach, while a ${contacts.person.name} of a student of its own school is readable`, rule('data.authorization.person-relationship-required-403', 'data.errors.errors-entry-wording'), async ({ api, as, data }) => {
     const client = as('schoolLimited');
     const schoolId = await ownSchool(api, data);
     const student = await data.create('student');
@@ -173,14 +176,17 @@ test.describe('person records and relationships', () => {
     // A record about the student that is not an association (a restraint event at the school)
     // neither reaches a contact nor stops the association from reaching one.
     await data.create('restraintEvent', { studentReference: { studentUniqueId: student.body.studentUniqueId }, schoolReference: { schoolId } });
-    const linked = await data.create('contact');
-    await data.create('studentContactAssociation', { studentReference: { studentUniqueId: student.body.studentUniqueId }, contactReference: { contactUniqueId: linked.body.contactUniqueId } });
-    expect((await client.get(linked.url)).status(), 'the contact of a student of the caller\'s school').toBe(200);
+    const link = (studentUniqueId: unknown, contact: Record<string, unknown>) => data.create(contacts.association.name, { studentReference: { studentUniqueId }, ...contactReference(contacts, contact[contacts.key]) });
+    const linked = await data.create(contacts.person.name);
+    await link(student.body.studentUniqueId, linked.body);
+    expect((await client.get(linked.url)).status(), `the ${contacts.person.name} of a student of the caller's school`).toBe(200);
     const unreached = await data.create('student');
-    const other = await data.create('contact');
-    await data.create('studentContactAssociation', { studentReference: { studentUniqueId: unreached.body.studentUniqueId }, contactReference: { contactUniqueId: other.body.contactUniqueId } });
+    const other = await data.create(contacts.person.name);
+    await link(unreached.body.studentUniqueId, other.body);
     const problem = await expectProblem(await client.get(other.url), 'security:authorization');
-    await check('data.errors.errors-entry-wording', 'the errors entry names the claims and the \'ContactUniqueId\' value as upstream does', () => expectRelationshipEntry(problem, 'ContactUniqueId'));
+    // Upstream names the key in Pascal case ('ContactUniqueId', 4.0's 'ParentUniqueId').
+    const valueName = contacts.key.charAt(0).toUpperCase() + contacts.key.slice(1);
+    await check('data.errors.errors-entry-wording', `the errors entry names the claims and the '${valueName}' value as upstream does`, () => expectRelationshipEntry(problem, valueName));
   });
 
   test('answers a student-school association naming a missing student with 409, not 403, for a relationship-based caller', rule('data.references.missing-student-in-association-409'), async ({ api, as, data }) => {

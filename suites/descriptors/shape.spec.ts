@@ -3,7 +3,7 @@ import { descriptorBody } from '../_harness/builders.js';
 import type { DataClient } from '../_harness/fixtures.js';
 import { extensionPrefix, extensionsOf, flatten, interfaceDescription, resolve, resourceSchema } from '../_harness/interface-description.js';
 import { check, rule } from '../_harness/rules.js';
-import { model } from '../../spec/model/index.js';
+import { model } from '../_harness/judged-model.js';
 
 /**
  * The shared shape of every descriptor resource the model has (seed: Descriptor resources; decision

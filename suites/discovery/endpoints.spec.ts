@@ -3,7 +3,7 @@ import { asResponse, raw, unknownId } from '../_harness/checks.js';
 import { discoveryDocument, extensionPrefix, interfaceDescription } from '../_harness/interface-description.js';
 import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
-import { model } from '../../spec/model/index.js';
+import { model } from '../_harness/judged-model.js';
 
 /** Where resources live and which methods they answer (seed: Endpoints). */
 const base = target.dataApi.baseUrl;

@@ -1,5 +1,5 @@
 import { test, expect } from '../_harness/data.js';
-import { model } from '../../spec/model/index.js';
+import { model } from '../_harness/judged-model.js';
 import { rule } from '../_harness/rules.js';
 
 /**

@@ -63,8 +63,12 @@ test.describe('query parameters of GET collection', () => {
     expect(await idsOf(await api.get(`academicWeeks?schoolId=${(week.body.schoolReference as { schoolId: number }).schoolId}`))).toEqual([week.id]);
   });
 
-  test('types schoolId as int64, schoolYear as int32 and dates as full dates', rule('data.query-paging.query-parameter-types'), async ({ api, data }) => {
-    expect((await api.get('academicWeeks?schoolId=3000000000')).status()).toBe(200);
+  // schoolId's type is the judged standard's (seed: int64 "in newer releases"; 4.0's is int32):
+  // its largest value is accepted, and for an int64 one a value past the int32 range.
+  const schoolIdKind = resourceOf('academicWeek').queryFields.schoolId.kind;
+  const largeSchoolId = schoolIdKind === 'int64' ? '3000000000' : '2147483647';
+  test(`types schoolId as ${schoolIdKind}, schoolYear as int32 and dates as full dates`, rule('data.query-paging.query-parameter-types'), async ({ api, data }) => {
+    expect((await api.get(`academicWeeks?schoolId=${largeSchoolId}`)).status()).toBe(200);
     const rating = await data.create('accountabilityRating', { ratingDate: '2024-09-01' });
     const { schoolYear } = rating.body.schoolYearTypeReference as { schoolYear: number };
     expect(await idsOf(await api.get(`accountabilityRatings?schoolYear=${schoolYear}&ratingDate=2024-09-01&ratingTitle=${encodeURIComponent(rating.body.ratingTitle as string)}`))).toEqual([rating.id]);

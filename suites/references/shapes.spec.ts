@@ -4,7 +4,7 @@ import { check, rule } from '../_harness/rules.js';
 import { expectEachRefused, membersOf, modelPath, referenceKeysOf, refusedPaths, type ReferenceKey } from '../_harness/members.js';
 import type { DataClient } from '../_harness/fixtures.js';
 import type { CompiledReference, CompiledResource } from '../../spec/model/compiled.js';
-import { model } from '../../spec/model/index.js';
+import { model } from '../_harness/judged-model.js';
 
 /**
  * Every reference shape the model has (decision 43; seed Conventions and Reference shapes): for

@@ -2,7 +2,7 @@ import { test, expect } from '../_harness/data.js';
 import { rule } from '../_harness/rules.js';
 import { refusedPaths } from '../_harness/members.js';
 import { numericBounds } from '../../spec/generate/json-schema.js';
-import { model } from '../../spec/model/index.js';
+import { model } from '../_harness/judged-model.js';
 
 /**
  * Key unification on every resource whose body gives one key in several places (decision 43;

@@ -32,9 +32,9 @@ export interface DataApiTarget {
   /** `{base_url}`: service origin, release segment and `/api`, e.g. `http://localhost:8080/v7.3/api`. */
   baseUrl: string;
   /**
-   * The data standard the deployment serves (major.minor). When left out, the preflight reads it
-   * from discovery's `dataModels`. The suites judge Data Standard 5.2 only for now (issue #22): a
-   * target serving another stops in the preflight, with a verdict of incomplete.
+   * The data standard the deployment serves (major.minor); the suites judge the deployment by
+   * that standard's model (its resources, keys, types and lengths). When left out, it is read from
+   * discovery's `dataModels`. Declare it only if discovery misreports the standard.
    */
   dataStandard?: '4.0' | '5.2' | '6.1';
   /** Namespace path segment of the core data model. @default "core" */

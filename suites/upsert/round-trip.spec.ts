@@ -3,7 +3,7 @@ import { contains } from '../_harness/checks.js';
 import { rule } from '../_harness/rules.js';
 import type { Builder } from '../_harness/builders.js';
 import type { DataClient } from '../_harness/fixtures.js';
-import { model } from '../../spec/model/index.js';
+import { model } from '../_harness/judged-model.js';
 
 /**
  * Every field the seed lists for a resource is accepted on write and comes back from GET by id

@@ -2,7 +2,7 @@ import { test, expect, target } from '../_harness/data.js';
 import { nullMembers } from '../_harness/checks.js';
 import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
-import { model } from '../../spec/model/index.js';
+import { model } from '../_harness/judged-model.js';
 
 /** POST {data_root}/core/<resource>: an upsert by natural key (seed Endpoints rule 1). */
 test.describe('POST /core/academicWeeks', () => {

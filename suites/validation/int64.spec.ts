@@ -4,7 +4,8 @@ import { newEducationOrganizationId } from '../_harness/builders.js';
 import { membersOf, referenceKeysOf, valueAt } from '../_harness/members.js';
 import type { Field } from '../../spec/model/dsl.js';
 import type { CompiledResource } from '../../spec/model/compiled.js';
-import { model } from '../../spec/model/index.js';
+import { model } from '../_harness/judged-model.js';
+import { notInStandard } from '../_harness/standard-applicability.js';
 
 /**
  * int64 education-organization ids on every resource that has one (decision 43): the seed's
@@ -30,7 +31,14 @@ function int64Names(r: CompiledResource): string[] {
 }
 
 test.describe('int64 education-organization ids on every resource that has one', () => {
-  for (const r of model.resources.filter((x) => !x.isDescriptor && !x.isSchoolYearEnumeration && int64Names(x).length)) {
+  const withInt64 = model.resources.filter((x) => !x.isDescriptor && !x.isSchoolYearEnumeration && int64Names(x).length);
+  // 4.0's organization ids are int32 (the seed: int64 "in newer releases"): nothing to exercise.
+  if (!withInt64.length) {
+    test('accepts every int64 education-organization id above 2147483647 and returns each unchanged as a JSON number', rule('data.validation.int64-identifiers'), () => {
+      notInStandard('int64 education-organization id');
+    });
+  }
+  for (const r of withInt64) {
     test(`accepts every int64 education-organization id of ${r.name} above 2147483647 and returns each unchanged as a JSON number`, rule('data.validation.int64-identifiers'), async ({ api, data }) => {
       // One id above int32 per key name: the builder creates the organizations (and whatever else
       // is referenced) with those ids, and unified key members keep agreeing.

@@ -3,7 +3,7 @@ import { contains } from '../_harness/checks.js';
 import { rule } from '../_harness/rules.js';
 import { changed, expectEachRefused, hasMember, unifiedNames, type Member } from '../_harness/members.js';
 import { numericBounds } from '../../spec/generate/json-schema.js';
-import { model } from '../../spec/model/index.js';
+import { model } from '../_harness/judged-model.js';
 
 /**
  * The int32 range on every int32 member of every resource the model has (decision 43): one

@@ -1,7 +1,7 @@
 import { test, expect } from '../_harness/data.js';
 import { check, rule } from '../_harness/rules.js';
 import { changed, expectEachRefused, hasMember, unifiedNames, valueAt, type Member } from '../_harness/members.js';
-import { model } from '../../spec/model/index.js';
+import { model } from '../_harness/judged-model.js';
 
 /**
  * The maximum lengths on every string member of every resource the model has (decision 43),

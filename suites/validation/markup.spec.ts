@@ -5,7 +5,7 @@ import type { DataClient } from '../_harness/fixtures.js';
 import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
 import { expectEachRefused, hasMember, unifiedNames, type Member } from '../_harness/members.js';
-import { model } from '../../spec/model/index.js';
+import { model } from '../_harness/judged-model.js';
 import type { APIResponse } from '@playwright/test';
 
 /**

@@ -1,7 +1,7 @@
 import { test } from '../_harness/data.js';
 import { rule } from '../_harness/rules.js';
 import { expectEachAccepted, hasMember, type Member } from '../_harness/members.js';
-import { model } from '../../spec/model/index.js';
+import { model } from '../_harness/judged-model.js';
 
 /**
  * Every nullable (N) member of every resource the model has (decision 43), descriptors, nested

@@ -2,7 +2,7 @@ import { test } from '../_harness/data.js';
 import { rule } from '../_harness/rules.js';
 import { expectEachRefused, type Depth, type Member } from '../_harness/members.js';
 import type { Fields } from '../../spec/model/dsl.js';
-import { model } from '../../spec/model/index.js';
+import { model } from '../_harness/judged-model.js';
 
 /**
  * Every required member of every resource the model has (decision 43), sent missing: at the top

@@ -1,7 +1,7 @@
 import { test } from '../_harness/data.js';
 import { rule } from '../_harness/rules.js';
 import { expectEachRefused, hasMember, type Member } from '../_harness/members.js';
-import { model } from '../../spec/model/index.js';
+import { model } from '../_harness/judged-model.js';
 
 /**
  * Natural-key strings must not start or end with a space (seed Conventions; Errors: "leading or

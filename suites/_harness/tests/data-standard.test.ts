@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { JUDGED_STANDARD, standardFromDiscovery, standardProblem } from '../data-standard.js';
+import { TRANSITIONAL_DEFAULT } from '../../../spec/model/served.js';
+import { declaredStandard, judgedFor, judgedLine, standardFromDiscovery, standardProblem } from '../data-standard.js';
 
 /**
  * The data standard a target serves, read from discovery's `dataModels` as upstream writes them
  * (research/upstream-shapes/versions.md: `{ name, version, informationalVersion }`, one entry per
- * schema), and the preflight's refusal of a standard the suites do not judge.
+ * schema), which model the suites judge by, and the preflight's refusal of a standard they have no model of.
  */
 const entry = (name: string, version: string) => ({ name, version, informationalVersion: `The ${name} Data Model ${version}` });
 
@@ -16,17 +17,36 @@ test('the core model\'s entry gives the standard: upstream\'s Ed-Fi among TPDM a
   assert.equal(standardFromDiscovery({ dataModels: [entry('Ed-Fi', '05.02.0-pre')] }).standard, '5.2');
 });
 
-test('nothing is told when discovery names no core model or no usable version, and the suites then judge their own standard', () => {
+test('nothing is told when discovery names no core model or no usable version, and the suites then judge the transitional model', () => {
   for (const discovery of [undefined, {}, { dataModels: [] }, { dataModels: [entry('TPDM', '1.1.0'), entry('Sample', '1.0.0')] }, { dataModels: [{ name: 'Ed-Fi' }] }, { dataModels: [entry('Ed-Fi', 'v5')] }, { dataModels: [entry('Ed-Fi', '5.x.0')] }]) {
     const found = standardFromDiscovery(discovery);
     assert.equal(found.standard, undefined, JSON.stringify(discovery));
     assert.equal(standardProblem(found), undefined);
+    assert.equal(judgedFor(found), 'transitional');
+    assert.match(judgedLine(found), /^data standard: not told \(.+\); judged by the transitional model/);
   }
 });
 
-test('a standard other than the judged one is a preflight problem naming both; the judged one is none', () => {
-  assert.equal(JUDGED_STANDARD, '5.2');
-  assert.equal(standardProblem({ standard: '5.2', from: 'x' }), undefined);
-  assert.match(standardProblem({ standard: '4.0', from: "discovery's dataModels: Ed-Fi 4.0.0" }) ?? '', /serves Data Standard 4\.0 \(discovery's dataModels: Ed-Fi 4\.0\.0\); these suites build and judge Data Standard 5\.2 bodies only/);
-  assert.match(standardProblem({ standard: '3.3', from: 'd' }) ?? '', /not one of the standards upstream ships/);
+test('a deployment of 4.0, 5.2 or 6.1 is judged by that standard, declared or found in discovery', () => {
+  for (const v of ['4.0', '5.2', '6.1'] as const) {
+    assert.equal(judgedFor(standardFromDiscovery({ dataModels: [entry('Ed-Fi', `${v}.0`)] })), v);
+    assert.equal(judgedFor(declaredStandard(v)), v);
+    assert.equal(standardProblem(declaredStandard(v)), undefined);
+  }
+  assert.match(judgedLine(standardFromDiscovery({ dataModels: [entry('Ed-Fi', '6.1.0')] })), /^data standard: 6\.1 \(discovery's dataModels: Ed-Fi 6\.1\.0\); judged by Data Standard 6\.1$/);
+  assert.match(judgedLine(declaredStandard('4.0')), /^data standard: 4\.0 \(declared in the target file \(dataApi\.dataStandard\)\); judged by Data Standard 4\.0$/);
+});
+
+test('TRANSITIONAL: the reference\'s unset default, named so in discovery, is judged by the transitional model; a declared 5.2 by 5.2', () => {
+  const unset = standardFromDiscovery({ dataModels: [{ name: 'Ed-Fi', ...TRANSITIONAL_DEFAULT.dataModel }] });
+  assert.equal(unset.standard, '5.2');
+  assert.equal(judgedFor(unset), 'transitional');
+  assert.equal(judgedFor(standardFromDiscovery({ dataModels: [entry('Ed-Fi', '5.2.0')] })), '5.2');
+  // The same words under another version are no transitional default.
+  assert.equal(judgedFor(standardFromDiscovery({ dataModels: [{ name: 'Ed-Fi', version: '6.1.0', informationalVersion: TRANSITIONAL_DEFAULT.dataModel.informationalVersion }] })), '6.1');
+});
+
+test('a standard that is none of 4.0, 5.2 and 6.1 is a preflight problem naming it and where it was found', () => {
+  assert.match(standardProblem({ standard: '3.3', from: "discovery's dataModels: Ed-Fi 3.3.0" }) ?? '', /serves Data Standard 3\.3 \(discovery's dataModels: Ed-Fi 3\.3\.0\), not one of the standards upstream ships \(4\.0, 5\.2, 6\.1\)/);
+  assert.equal(judgedFor({ standard: '3.3', from: 'd' }), 'transitional');
 });

@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import { request, type APIRequestContext } from '@playwright/test';
 import { startInProcess, type ReferenceConfig } from '../../../tools/embedded/in-process.js';
 import type { Target } from '../../targets/types.js';
+import { JUDGED_STANDARD_ENV, declaredStandard } from '../data-standard.js';
 import { preflight, preflightMessage } from '../preflight.js';
 import { resolveTarget } from '../target.js';
 
@@ -89,6 +90,8 @@ test('preflight: the reference\'s own target passes, with a token per client (no
   assert.ok(base.clients.shortLived, 'the reference target declares a short-lived client');
   assert.deepEqual(Object.keys(outcome.tokens).sort(), ['namespaceLimited', 'primary', 'profiled', 'schoolLimited']);
   assert.match(outcome.digest ?? '', /sha256/);
+  // Which standard it found and where, and what is judged (the reference's unset default).
+  assert.match(outcome.standard ?? '', /^data standard: 5\.2 \(discovery's dataModels: .+ 5\.2\.0\); judged by the transitional model/);
 });
 
 test('preflight: a wrong namespace segment stops at that step with one message naming dataApi.namespaceSegment', async () => {
@@ -103,7 +106,6 @@ test('preflight: a wrong namespace segment stops at that step with one message n
 const cases: [string, () => Promise<Record<string, unknown>> | Record<string, unknown>, string][] = [
   ['an unreachable base URL', async () => ({ 'dataApi.baseUrl': `http://127.0.0.1:${await closedPort()}/v7.3/api` }), 'dataApi.baseUrl'],
   ['a base URL with no token endpoint', () => ({ 'dataApi.baseUrl': `${ref.dataApiBaseUrl}/nothing` }), 'dataApi.baseUrl'],
-  ['a data standard the suites do not judge', () => ({ 'dataApi.dataStandard': '4.0' }), 'dataApi.dataStandard'],
   ['an unreachable rostering service', async () => ({ 'rostering.baseUrl': `http://127.0.0.1:${await closedPort()}` }), 'rostering.baseUrl'],
   ['a wrong secret of a secondary client', () => ({ 'clients.profiled': { key: 'conformance-profiled', secret: 'wrong' } }), 'clients.profiled'],
   ['a wrong secret of the short-lived client', () => ({ 'clients.shortLived': { key: 'conformance-short-lived', secret: 'wrong', tokenLifetimeSeconds: 4 } }), 'clients.shortLived'],
@@ -137,3 +139,25 @@ for (const [what, changes, field] of cases) {
     assert.deepEqual(outcome.problems.map((p) => p.field), [field], preflightMessage(outcome.problems));
   });
 }
+
+test('preflight: a deployment serving another standard than the run\'s tests were listed for is named by dataApi.dataStandard alone', async () => {
+  // The run decided 4.0 (playwright.config.ts); the reference here serves the transitional default.
+  process.env[JUDGED_STANDARD_ENV] = JSON.stringify(declaredStandard('4.0'));
+  try {
+    const outcome = await run(base);
+    assert.deepEqual(outcome.problems.map((p) => p.field), ['dataApi.dataStandard']);
+    assert.match(preflightMessage(outcome.problems), /tests were listed for 4\.0 .*; judged by Data Standard 4\.0, but the deployment now says not told|tests were listed for 4\.0 .* but the deployment now says 5\.2 .*judged by the transitional model/);
+  } finally {
+    delete process.env[JUDGED_STANDARD_ENV];
+  }
+});
+
+test('preflight: a declared standard the run was listed for passes this step, whatever discovery says', async () => {
+  process.env[JUDGED_STANDARD_ENV] = JSON.stringify(declaredStandard('4.0'));
+  try {
+    const outcome = await run(targetWith({ 'dataApi.dataStandard': '4.0' }));
+    assert.ok(!outcome.problems.some((p) => p.field === 'dataApi.dataStandard'), preflightMessage(outcome.problems));
+  } finally {
+    delete process.env[JUDGED_STANDARD_ENV];
+  }
+});

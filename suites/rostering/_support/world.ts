@@ -2,6 +2,8 @@ import { expect, type APIRequestContext } from '@playwright/test';
 import { WORKER_SCHOOL_YEAR, newEducationOrganizationId, resourceOf } from '../../_harness/builders.js';
 import { DataClient, RUN_ID } from '../../_harness/fixtures.js';
 import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
+import { model } from '../../_harness/judged-model.js';
+import { contactLink, contactReference } from '../../_harness/persons.js';
 import { credentials, target } from '../../_harness/target.js';
 import type { RosteringOrganizations } from '../../targets/types.js';
 
@@ -125,6 +127,27 @@ export async function buildDistrict(w: Writer, ids: { lea?: number; school?: num
   return { lea, school, leaName, schoolName };
 }
 
+/**
+ * Creates a record of `home` with the given facts about a person (e-mails, sex, races …) where
+ * the judged standard keeps each: on the record itself when it has the member, else on the
+ * record of the person and an organization that has it (6.1 moved them to studentDemographic,
+ * studentDirectory, staffDirectory …), keyed by `about` (default: the home body's person and
+ * organization references).
+ */
+async function createWithFacts(w: Writer, home: string, body: Body, facts: Body, about: Body = body): Promise<void> {
+  const own = resourceOf(home);
+  const elsewhere = Object.keys(facts).filter((m) => !own.fields[m]);
+  await w.create(own.endpoint, { ...body, ...Object.fromEntries(Object.entries(facts).filter(([m]) => own.fields[m])) });
+  const keyedBy = Object.keys(about);
+  const holders = new Map<string, Body>();
+  for (const member of elsewhere) {
+    const holder = model.resources.find((r) => r.fields[member] && r.identity.length === keyedBy.length && keyedBy.every((k) => r.fields[k]?.kind === 'reference'));
+    if (!holder) throw new Error(`rostering world: no resource of the judged standard keeps ${member} about ${keyedBy.join(' and ')}`);
+    holders.set(holder.endpoint, { ...(holders.get(holder.endpoint) ?? about), [member]: facts[member] });
+  }
+  for (const [endpoint, b] of holders) await w.create(endpoint, b);
+}
+
 /** The world, its organizations with the target's reserved ids (rostering.organizations). */
 export async function buildWorld(w: Writer, ids: RosteringOrganizations): Promise<World> {
   const year = WORKER_SCHOOL_YEAR;
@@ -157,11 +180,13 @@ export async function buildWorld(w: Writer, ids: RosteringOrganizations): Promis
   const sessions = { fall: `Fall ${tag}`, tri: `Trimester ${tag}`, q1: `Quarter ${tag}`, cFall: `C Fall ${tag}`, gradingPeriod: `Six Weeks ${tag}` };
   const school = (schoolId: number) => ({ schoolReference: { schoolId }, schoolYearTypeReference: { schoolYear: year } });
   await w.create('classPeriods', { classPeriodName: `P1 ${tag}`, schoolReference: { schoolId: schoolA } });
-  await w.create('gradingPeriods', { gradingPeriodDescriptor: gpDescriptor, gradingPeriodName: sessions.gradingPeriod, ...school(schoolA), beginDate: `${year - 1}-08-20`, endDate: `${year - 1}-09-30`, totalInstructionalDays: 30 });
+  // GradingPeriod is keyed by gradingPeriodName from 5.2, by periodSequence in 4.0 (which has no name).
+  const gpKey = resourceOf('gradingPeriod').fields.gradingPeriodName ? { gradingPeriodName: sessions.gradingPeriod } : { periodSequence: 1 };
+  await w.create('gradingPeriods', { gradingPeriodDescriptor: gpDescriptor, ...gpKey, ...school(schoolA), beginDate: `${year - 1}-08-20`, endDate: `${year - 1}-09-30`, totalInstructionalDays: 30 });
   const session = (name: string, schoolId: number, term: string, begin: string, end: string, extra: Body = {}) =>
     w.create('sessions', { sessionName: name, ...school(schoolId), termDescriptor: term, beginDate: begin, endDate: end, totalInstructionalDays: 80, ...extra });
   await session(sessions.fall, schoolA, fallTerm, `${year - 1}-08-20`, `${year - 1}-12-20`, {
-    gradingPeriods: [{ gradingPeriodReference: { gradingPeriodDescriptor: gpDescriptor, gradingPeriodName: sessions.gradingPeriod, schoolId: schoolA, schoolYear: year } }],
+    gradingPeriods: [{ gradingPeriodReference: { gradingPeriodDescriptor: gpDescriptor, ...gpKey, schoolId: schoolA, schoolYear: year } }],
   });
   await session(sessions.tri, schoolA, triTerm, `${year - 1}-08-20`, `${year - 1}-11-15`);
   await session(sessions.q1, schoolA, quarterTerm, `${year - 1}-08-20`, `${year - 1}-10-15`);
@@ -204,8 +229,7 @@ export async function buildWorld(w: Writer, ids: RosteringOrganizations): Promis
   for (const [id, schoolId] of [[students.st1, schoolA], [students.st2, schoolB], [students.st3, schoolC]] as const) {
     await w.create('studentSchoolAssociations', { studentReference: { studentUniqueId: id }, schoolReference: { schoolId }, entryDate: `${year - 1}-08-20`, entryGradeLevelDescriptor: grade });
   }
-  await w.create('studentEducationOrganizationAssociations', {
-    studentReference: { studentUniqueId: students.st1 }, educationOrganizationReference: { educationOrganizationId: lea1 },
+  await createWithFacts(w, 'studentEducationOrganizationAssociation', { studentReference: { studentUniqueId: students.st1 }, educationOrganizationReference: { educationOrganizationId: lea1 } }, {
     sexDescriptor: female, hispanicLatinoEthnicity: true, races: [{ raceDescriptor: asian }, { raceDescriptor: white }],
     electronicMails: [{ electronicMailAddress: emails.st1, electronicMailTypeDescriptor: home }],
   });
@@ -215,7 +239,8 @@ export async function buildWorld(w: Writer, ids: RosteringOrganizations): Promis
   await enrol(students.st3, s3);
 
   const staff = { t1: key('t'), t2: key('t'), p1: key('p') };
-  await w.create('staffs', { staffUniqueId: staff.t1, firstName: 'Tess', lastSurname: `Teacher${tag}`, electronicMails: [{ electronicMailAddress: emails.t1, electronicMailTypeDescriptor: work }] });
+  await createWithFacts(w, 'staff', { staffUniqueId: staff.t1, firstName: 'Tess', lastSurname: `Teacher${tag}` }, { electronicMails: [{ electronicMailAddress: emails.t1, electronicMailTypeDescriptor: work }] },
+    { staffReference: { staffUniqueId: staff.t1 }, educationOrganizationReference: { educationOrganizationId: schoolA } });
   await w.create('staffs', { staffUniqueId: staff.t2, firstName: 'Tom', lastSurname: `Assistant${tag}` });
   await w.create('staffs', { staffUniqueId: staff.p1, firstName: 'Pat', lastSurname: `Principal${tag}` });
   for (const [id, schoolId] of [[staff.t1, schoolA], [staff.t2, schoolC], [staff.p1, schoolB]] as const) {
@@ -227,15 +252,17 @@ export async function buildWorld(w: Writer, ids: RosteringOrganizations): Promis
   await w.create('staffSectionAssociations', { staffReference: { staffUniqueId: staff.t1 }, sectionReference: s1, beginDate: `${year - 1}-08-20`, classroomPositionDescriptor: teacherOfRecord });
   await w.create('staffSectionAssociations', { staffReference: { staffUniqueId: staff.t2 }, sectionReference: s3, beginDate: `${year - 1}-08-25`, classroomPositionDescriptor: assistant });
 
+  // The seed's parent: 4.0's parent, later standards' contact (persons.ts).
   const contact = key('c');
-  await w.create('contacts', { contactUniqueId: contact, firstName: 'Carl', lastSurname: `Contact${tag}` });
-  await w.create('studentContactAssociations', { studentReference: { studentUniqueId: students.st1 }, contactReference: { contactUniqueId: contact } });
+  const contacts = contactLink();
+  await w.create(contacts.person.endpoint, { [contacts.key]: contact, firstName: 'Carl', lastSurname: `Contact${tag}` });
+  await w.create(contacts.association.endpoint, { studentReference: { studentUniqueId: students.st1 }, ...contactReference(contacts, contact) });
 
   const marks: Record<OrgName, string[]> = {
     sea: [String(sea), names.sea],
     lea1: [String(lea1), names.lea1, courses.m1],
     lea2: [String(lea2), names.lea2, courses.m3],
-    schoolA: [String(schoolA), names.schoolA, courses.m2, sessions.fall, sessions.tri, sessions.q1, sessions.gradingPeriod, `P1 ${tag}`,
+    schoolA: [String(schoolA), names.schoolA, courses.m2, sessions.fall, sessions.tri, sessions.q1, ...(gpKey.gradingPeriodName ? [sessions.gradingPeriod] : []), `P1 ${tag}`,
       students.st1, emails.st1, `Lovelace${tag}`, born.st1, staff.t1, emails.t1, `Teacher${tag}`, contact, `Contact${tag}`],
     schoolB: [String(schoolB), names.schoolB, students.st2, `Hopper${tag}`, born.st2, staff.p1, `Principal${tag}`],
     schoolC: [String(schoolC), names.schoolC, sessions.cFall, students.st3, `Turing${tag}`, born.st3, staff.t2, `Assistant${tag}`],
