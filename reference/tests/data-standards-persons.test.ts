@@ -80,6 +80,21 @@ for (const standard of ['4.0', '5.2', '6.1'] as const) {
   });
 }
 
+for (const standard of ['4.0', '5.2', '6.1'] as const) {
+  test(`dataStandard ${standard}: every grading period is a rostering academic session with a title, whatever keys the standard gives it`, async () => {
+    // 4.0 keys a grading period by its descriptor and periodSequence (no gradingPeriodName); the
+    // OneRoster academicSession requires a title (research rostering.md, academicSession).
+    const { ref, roster } = await start(standard);
+    try {
+      const periods = (await roster('gradingPeriods?limit=1000')).academicSessions;
+      assert.ok(periods.length > 0, 'the demo data set has grading periods');
+      assert.deepEqual(periods.filter((p) => typeof p.title !== 'string' || !p.title).map((p) => p.sourcedId), []);
+    } finally {
+      await ref.close();
+    }
+  });
+}
+
 test('dataStandard 6.1: a student\'s demographics, e-mail and identification codes come from StudentDemographic, StudentDirectory and StudentIdentificationCode; a staff member\'s from StaffDirectory and StaffIdentificationCode', async () => {
   const { ref, data, roster } = await start('6.1');
   try {

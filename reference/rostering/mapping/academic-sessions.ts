@@ -48,7 +48,10 @@ export function mapAcademicSessions(input: MapInput): Row[] {
     const at = located(gp);
     if (!at) continue;
     const sy = schoolYear(input, yearOwner(src, at.schoolId), at.year, gp.doc.beginDate as string, gp.doc.endDate as string, gp);
-    push(gp, gp.doc.gradingPeriodName, 'gradingPeriod', sessionOfPeriod.get(gp.id) ?? sy, at.year, at.schoolId);
+    // Titled by its name (5.2 on); DS 4.0 has none (keyed by descriptor and periodSequence), so
+    // there its descriptor's code value names it ("First Six Weeks"): a session needs a title.
+    const title = gp.doc.gradingPeriodName ?? codeValue(gp.doc.gradingPeriodDescriptor);
+    push(gp, title, 'gradingPeriod', sessionOfPeriod.get(gp.id) ?? sy, at.year, at.schoolId);
   }
   for (const sy of input.shared.schoolYears.values()) {
     rows.push({
