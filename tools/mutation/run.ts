@@ -20,6 +20,9 @@
  * (`"class": "no-rule"`: behaviour no seed rule or decision requires, such as a throttle; a
  * deployment without it is conformant, so no conformance test may require it, and the in-process
  * tests hold it). Any other survivor is printed, and fails the run, as does a score under the goal.
+ * A committed report may have been judged on an older version of a file: its mutants are matched
+ * through the lines both versions share (line-map.ts), and the group is named as judged on an
+ * older version, to be re-run.
  * Each group prints `suites mutation <group>: N% (killed K / M)` (or `mutation <group>` for the
  * in-process kind), then one overall line.
  */
@@ -27,13 +30,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { writeManifests } from './suites/manifests.js';
+import { lineMap } from './line-map.js';
 
 const GOAL = 85;
 const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 const groups = JSON.parse(readFileSync(here('groups.json'), 'utf8')) as Record<string, { mutate: string[]; tests: string[]; suites: string[] }>;
 
 interface Mutant { id: string; mutatorName: string; replacement?: string; status: string; location: { start: { line: number; column: number } } }
-interface Report { files: Record<string, { mutants: Mutant[] }> }
+interface Report { files: Record<string, { mutants: Mutant[]; source?: string }> }
 interface Equivalent { file: string; line: number; column?: number; mutator: string; replacement?: string; reason: string; only?: 'suites'; class?: 'unobservable' | 'no-rule' }
 
 const args = process.argv.slice(2);
@@ -58,9 +62,13 @@ for (const group of reportOnly ? [] : chosen.length ? chosen : Object.keys(group
 }
 
 const equivalents = (JSON.parse(readFileSync(here('equivalent-survivors.json'), 'utf8')) as Equivalent[]).filter((e) => !e.only || !unit);
-// An entry names its mutant by line, mutator and replacement; `column` where two mutants share them.
-const isEquivalent = (file: string, m: Mutant) => equivalents.some((e) => e.file === file && e.line === m.location.start.line && (e.column === undefined || e.column === m.location.start.column)
+// An entry names its mutant by line, mutator and replacement; `column` where two mutants share
+// them. The line is the report's, or today's where the entry was moved with the file and the
+// report is older (`at`, line-map.ts): entries written against either match.
+const isEquivalent = (file: string, m: Mutant, at: (line: number) => number | undefined) => equivalents.some((e) => e.file === file
+  && (e.line === m.location.start.line || e.line === at(m.location.start.line)) && (e.column === undefined || e.column === m.location.start.column)
   && e.mutator === m.mutatorName && (e.replacement === undefined || e.replacement === m.replacement));
+const stale: string[] = [];
 
 let killed = 0;
 let total = 0;
@@ -81,9 +89,12 @@ for (const group of Object.keys(groups)) {
   let groupKilled = 0;
   let groupTotal = 0;
   let groupListed = 0;
-  for (const [file, { mutants }] of Object.entries(report.files).sort()) {
+  for (const [file, { mutants, source }] of Object.entries(report.files).sort()) {
+    const today = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    const at = source === undefined ? (line: number) => line : lineMap(source, today);
+    if (source !== undefined && source !== today) stale.push(`${group}: ${file}`);
     const left = mutants.filter((m) => (m.status === 'Survived' || m.status === 'NoCoverage'));
-    const equivalent = left.filter((m) => isEquivalent(file, m));
+    const equivalent = left.filter((m) => isEquivalent(file, m, at));
     const count = (...s: string[]) => mutants.filter((m) => s.includes(m.status)).length;
     const k = count('Killed', 'Timeout');
     const n = count('Killed', 'Timeout', 'Survived', 'NoCoverage') - equivalent.length;
@@ -104,6 +115,8 @@ console.log(`\nmutants judged by the ${kind} (valid: killed, survived and not co
 console.log(`${'module'.padEnd(48)} ${'valid'.padStart(5)} ${'killed'.padStart(7)} ${'survived'.padStart(8)} ${'no cover'.padStart(8)} ${'listed'.padStart(6)} ${'errors'.padStart(7)} ${'score'.padStart(7)}`);
 for (const r of rows) console.log(r);
 if (unexplained.length) console.log(`\nsurvivors neither killed nor listed as equivalent: ${unexplained.length}\n  ${unexplained.join('\n  ')}`);
+// A report judged on an older version of a file still counts, but says so: re-run the group.
+if (stale.length) console.log(`\njudged on an older version of the file (listed entries matched through the unchanged lines; re-run to judge today's code): ${stale.join(', ')}`);
 if (missing.length) console.log(`groups without a report (not counted; run \`npm run mutation -- ${unit ? '' : '--suites '}${missing.join(' ')}\`): ${missing.join(', ')}`);
 console.log(`run time: ${((Date.now() - started) / 60000).toFixed(1)} min\n`);
 for (const g of groupScores) console.log(scoreLine(g.group, g.killed, g.total, g.listed));
