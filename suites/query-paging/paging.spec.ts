@@ -1,5 +1,5 @@
 import { test, expect, target } from '../_harness/data.js';
-import type { Builder } from '../_harness/builders.js';
+import { descriptorBody, type Builder } from '../_harness/builders.js';
 import { unknownId } from '../_harness/checks.js';
 import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
@@ -124,7 +124,9 @@ test.describe('GET collection: paging and counting a query answered record by re
   // A query by one indexed member can be paged by position; one with a second filter or a
   // change-version window must be filtered record by record first. Paging and counting must
   // agree on both.
-  const narrower = (g: { query: string }) => [`${g.query}&shortDescription=${encodeURIComponent('Conformance academicSubject')}`, `${g.query}&MinChangeVersion=0`];
+  // The group's descriptors share the builders' shortDescription: a second filter every one matches.
+  const shared = encodeURIComponent(String(descriptorBody('academicSubject').shortDescription));
+  const narrower = (g: { query: string }) => [`${g.query}&shortDescription=${shared}`, `${g.query}&MinChangeVersion=0`];
 
   test('returns at most limit items and skips the first offset items when the query filters by two members or a change-version window', rule('data.query-paging.offset-limit-paging'), async ({ api, data }) => {
     const g = await group(data, 5);
