@@ -222,10 +222,12 @@ export class Builder {
     const from = (f: Field) => (base === '$' && f.identity ? this : deps);
     // The level's descriptors are made together (one round trip, not one each): member names are
     // unique within a level, so no descriptor member's value depends on another's.
-    const descriptorValues = new Map(await Promise.all(wanted.flatMap(([name, f]) => (f.kind === 'descriptor' ? [(async () => {
+    const descriptorValue = async (name: string, f: Field): Promise<unknown> => {
       const known = ctx.get(name);
-      return [name, known?.kind === 'string' ? known.value : await from(f).descriptor(f.descriptor)] as const;
-    })()] : []))));
+      return known?.kind === 'string' ? known.value : from(f).descriptor((f as Extract<Field, { kind: 'descriptor' }>).descriptor);
+    };
+    const descriptorMembers = wanted.filter(([, f]) => f.kind === 'descriptor');
+    const descriptorValues = new Map(await Promise.all(descriptorMembers.map(async ([name, f]) => [name, await descriptorValue(name, f)] as const)));
     for (const [name, f] of wanted) {
       if (f.kind === 'descriptor') {
         out[name] = descriptorValues.get(name);
