@@ -22,20 +22,30 @@ const doc = (code: string) => ({ codeValue: code, namespace: 'uri://corruption.t
 function journaled(): { dir: string; file: string; journal: string } {
   const dir = mkdtempSync(join(tmpdir(), 'corruption-'));
   const file = join(dir, 'store.json');
-  const store = new StoreRegistry(model).open(`file:${file}`);
+  const store = registry().open(`file:${file}`);
   for (const code of ['A', 'B', SECRET_CODE, 'D', 'E']) store.create(resource, doc(code));
   return { dir, file, journal: `${file}.journal.0` };
 }
+/** Every registry a test opened: their background compactions are waited for before cleanup. */
+const opened: StoreRegistry[] = [];
+const registry = (options?: ConstructorParameters<typeof StoreRegistry>[1]) => {
+  const r = new StoreRegistry(model, options);
+  opened.push(r);
+  return r;
+};
 /**
- * Removes a test's directory. A store opened with recovery compacts in the background (a temp
- * file, then a rename) and nothing here waits for it, so the removal may meet a file created
- * meanwhile (ENOTEMPTY, seen once on a clean clone): rmSync retries those.
+ * Removes a test's directory once every store opened in it is idle: a store opened with recovery
+ * compacts in the background (a temp file, then a rename), and removing the directory meanwhile
+ * failed a clean clone's run with ENOTEMPTY.
  */
-const removeDir = (dir: string) => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
+async function removeDir(dir: string): Promise<void> {
+  await Promise.all(opened.splice(0).map((r) => r.flush()));
+  rmSync(dir, { recursive: true, force: true });
+}
 const codes = (file: string, recover = false, warn?: (m: string) => void) =>
-  [...new StoreRegistry(model, { recover, ...(warn ? { warn } : {}) }).open(`file:${file}`).collection(resource.name).byId.values()].map((r) => r.doc.codeValue);
+  [...registry({ recover, ...(warn ? { warn } : {}) }).open(`file:${file}`).collection(resource.name).byId.values()].map((r) => r.doc.codeValue);
 
-test('a garbage line inside the journal stops start-up naming the file and line; --recover drops it and says so', () => {
+test('a garbage line inside the journal stops start-up naming the file and line; --recover drops it and says so', async () => {
   const { dir, file, journal } = journaled();
   try {
     const lines = readFileSync(journal, 'utf8').split('\n');
@@ -48,11 +58,11 @@ test('a garbage line inside the journal stops start-up naming the file and line;
     assert.match(warnings[0], /dropped an unknown number of records in 1 damaged line \(2\)/);
     assert.deepEqual(codes(file), ['A', SECRET_CODE, 'D', 'E'], 'after recovery the journal starts clean');
   } finally {
-    removeDir(dir);
+    await removeDir(dir);
   }
 });
 
-test('a record whose bytes changed (valid JSON, wrong checksum) and a zeroed block both stop start-up', () => {
+test('a record whose bytes changed (valid JSON, wrong checksum) and a zeroed block both stop start-up', async () => {
   const { dir, file, journal } = journaled();
   try {
     const original = readFileSync(journal, 'utf8');
@@ -63,11 +73,11 @@ test('a record whose bytes changed (valid JSON, wrong checksum) and a zeroed blo
     writeFileSync(journal, bytes);
     assert.throws(() => codes(file), (err: Error) => err instanceof StoreFileError && err.message.includes('line 1'));
   } finally {
-    removeDir(dir);
+    await removeDir(dir);
   }
 });
 
-test('a journal written before lines carried checksums (plain entries) still loads', () => {
+test('a journal written before lines carried checksums (plain entries) still loads', async () => {
   const { dir, file, journal } = journaled();
   try {
     const lines = readFileSync(journal, 'utf8').split('\n').filter(Boolean);
@@ -76,17 +86,17 @@ test('a journal written before lines carried checksums (plain entries) still loa
     writeFileSync(journal, `${legacy.join('\n')}\n`);
     assert.deepEqual(codes(file), ['A', 'B', SECRET_CODE, 'D', 'E']);
   } finally {
-    removeDir(dir);
+    await removeDir(dir);
   }
 });
 
-test('a torn last line is still cut off without complaint', () => {
+test('a torn last line is still cut off without complaint', async () => {
   const { dir, file, journal } = journaled();
   try {
     writeFileSync(journal, `${readFileSync(journal, 'utf8')}{"c":"0123456789abcdef","e":[{"t":"put"`);
     assert.deepEqual(codes(file), ['A', 'B', SECRET_CODE, 'D', 'E']);
   } finally {
-    removeDir(dir);
+    await removeDir(dir);
   }
 });
 
@@ -119,6 +129,6 @@ test('a truncated, empty, changed or misshapen state file stops start-up with on
       });
     }
   } finally {
-    removeDir(dir);
+    await removeDir(dir);
   }
 });
