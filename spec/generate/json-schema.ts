@@ -1,6 +1,7 @@
 import type { Field, Fields, ScalarField } from '../model/dsl.js';
 import { NEUTRAL_NAMES, schemaPrefixOf } from '../naming/profiles.js';
 import type { CompiledModel, CompiledResource, ValueKind } from '../model/compiled.js';
+import { keyMaxLength } from '../model/key-lengths.js';
 
 /**
  * OpenAPI 3.0 schema objects for model fields, carrying the seed's `x-Core-*` extensions, laid
@@ -155,7 +156,7 @@ export class SchemaRegistry {
     const shape = this.model.resources.flatMap((r) => r.references).find((x) => x.target === target)!.fields;
     const properties: Record<string, Schema> = {};
     for (const m of shape) {
-      properties[m.property] = { ...scalarSchema(m.kind), ...(m.kind === 'string' ? stringLengthOf(this.model, target, m.targetPath) : {}), [`${X}isIdentity`]: true };
+      properties[m.property] = { ...scalarSchema(m.kind), ...(m.kind === 'string' ? maxLengthOf(keyMaxLength(this.model, target, m.targetPath)) : {}), [`${X}isIdentity`]: true };
     }
     properties.link = { type: 'object', readOnly: true, properties: { rel: { type: 'string' }, href: { type: 'string' } } };
     this.schemas[name] = { type: 'object', required: shape.map((m) => m.property), properties };
@@ -163,17 +164,5 @@ export class SchemaRegistry {
   }
 }
 
-/** The max length of a string identity field, followed through nested references. */
-function stringLengthOf(model: CompiledModel, target: string, path: string): Schema {
-  const res = model.byName.get(target);
-  if (!res) return {};
-  const [, first, ...rest] = path.split('.');
-  const f = res.fields[first];
-  if (!f) return {};
-  if (f.kind === 'string') return f.maxLength !== undefined ? { maxLength: f.maxLength } : {};
-  if (f.kind === 'reference' && rest.length) {
-    const m = res.references.find((x) => x.path === `$.${first}`)?.fields.find((x) => x.property === rest[0]);
-    return m ? stringLengthOf(model, f.target, m.targetPath) : {};
-  }
-  return {};
-}
+
+const maxLengthOf = (n: number | undefined): Schema => (n === undefined ? {} : { maxLength: n });

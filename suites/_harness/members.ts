@@ -1,7 +1,8 @@
 import { expect } from '@playwright/test';
 import type { Field, Fields } from '../../spec/model/dsl.js';
 import type { CompiledReference, CompiledResource, ReferenceFieldMapping } from '../../spec/model/compiled.js';
-import { keyMaxLength } from './key-lengths.js';
+import { keyMaxLength } from '../../spec/model/key-lengths.js';
+import { model } from './judged-model.js';
 import { resourceOf } from './builders.js';
 import { expectProblem } from './problem.js';
 import type { DataClient } from './fixtures.js';
@@ -122,7 +123,7 @@ export function referenceKeysOf(resource: CompiledResource, body: Body): Referen
     const reference = resource.references.find((r) => r.path === modelPath(m.path.slice(0, m.path.lastIndexOf('.'))));
     const key = reference?.fields.find((f) => f.property === m.name);
     if (!reference || !key) return [];
-    return [{ ...m, reference, key, ...(key.kind === 'string' ? { maxLength: keyMaxLength(reference.target, key.targetPath) } : {}) }];
+    return [{ ...m, reference, key, ...(key.kind === 'string' ? { maxLength: keyMaxLength(model, reference.target, key.targetPath) } : {}) }];
   });
 }
 

@@ -74,7 +74,7 @@ export const referencesFaults: Fault[] = [
               if ((k.kind === 'int32' || k.kind === 'int64') && typeof v === 'string' && !/^\s*-?\d+(\.\d+)?\s*$/.test(v)) [o[k.property], changed] = [1999, true];
               else if (k.kind === 'date' && typeof v === 'string' && !/^\d{4}-\d{2}-\d{2}$/.test(v)) [o[k.property], changed] = ['2024-01-01', true];
               else if (k.kind === 'string' && typeof v === 'string') {
-                const max = keyMaxLength(ref.target, k.targetPath);
+                const max = keyMaxLength(model, ref.target, k.targetPath);
                 if (max !== undefined && v.length > max) [o[k.property], changed] = [v.slice(0, max), true];
               }
             }
