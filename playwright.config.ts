@@ -12,7 +12,7 @@ import { describesBuilt } from './tools/embedded/flows.js';
 /**
  * Conformance suites against the deployment named by TARGET (a target file), by default the
  * embedded reference, which Playwright starts itself (as it does for the other embedded target,
- * suites/targets/reference-upstream.json). Reports go to CONFORMANCE_REPORTS_DIR (default reports/).
+ * suites/targets/reference-upstream.json on DS 5.2 and reference-6.1.json on 6.1). Reports go to CONFORMANCE_REPORTS_DIR (default reports/).
  */
 const reportsDir = process.env.CONFORMANCE_REPORTS_DIR ?? 'reports';
 if (isEmbeddedReference) {

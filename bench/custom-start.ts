@@ -2,7 +2,7 @@
  * A minimal starter for the data API with an alternative model and interface description, built
  * from the same reference modules startReference() uses (RequestValidator, StoreRegistry,
  * AdminDatabases, InstanceResolver, Issuer, createDataApiApp). It exists because
- * startReference() reads the full model and spec/openapi/{resources,descriptors}.json itself and cannot take
+ * startReference() reads the served standard's model and documents itself and cannot take
  * others; the parameter it would need is
  *   startReference({ ..., model?: CompiledModel, document?: Document })
  * used for the RequestValidator, the StoreRegistry, createDataApiApp and the warm-up list.
@@ -15,7 +15,8 @@ import type { AddressInfo } from 'node:net';
 import type { Document } from 'openapi-backend';
 import { buildDataApiDocuments, operationIds, validationDocument } from '../spec/generate/openapi-data.js';
 import type { CompiledModel } from '../spec/model/compiled.js';
-import { TRANSITIONAL_DEFAULT } from '../spec/model/served.js';
+import { SERVED } from '../spec/model/served.js';
+import { defaultStandard } from '../spec/model/upstream.js';
 import { AdminDatabases } from '../reference/admin-db/index.js';
 import { loadSettings, type Settings } from '../reference/config/load.js';
 import type { ReferenceConfig } from '../reference/config/types.js';
@@ -40,7 +41,7 @@ export async function startCustom(model: CompiledModel, version: string, overrid
   const settings = loadSettings(undefined, overrides);
   // Through JSON, as startReference() reads it from disk: openapi-backend dereferences the
   // document in place, which breaks on the generator's shared sub-objects.
-  const documents = JSON.parse(JSON.stringify(buildDataApiDocuments(model, version, TRANSITIONAL_DEFAULT.describes))) as InterfaceDocuments;
+  const documents = JSON.parse(JSON.stringify(buildDataApiDocuments(model, version, SERVED[defaultStandard].describes))) as InterfaceDocuments;
   const document = validationDocument(documents) as Document & Record<string, unknown>;
   const validator = new RequestValidator(document);
   await validator.init();
@@ -60,7 +61,7 @@ export async function startCustom(model: CompiledModel, version: string, overrid
   });
   const admins = new AdminDatabases(settings.dataStore);
   const instances = new InstanceResolver(settings, stores, admins);
-  const app = createDataApiApp({ settings, model, store, validator, issuer, documents, dataModel: TRANSITIONAL_DEFAULT.dataModel, version, build: version, instances });
+  const app = createDataApiApp({ settings, model, store, validator, issuer, documents, dataModel: SERVED[defaultStandard].dataModel, version, build: version, instances });
   server.on('request', app.callback());
   const pending = model.resources.flatMap((r) => { const ids = operationIds(r); return [ids.post, ids.put, ids.getAll]; });
   const warm = () => {

@@ -47,9 +47,7 @@ try {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   const demo = ref.settings.generatedDemoSecret;
-  // The standard served, when one is configured (unset: the transitional default, settings' dataStandard).
-  const standard = ref.served.standard ? `, Data Standard ${ref.served.standard}` : '';
-  console.log(`data API      ${ref.dataApiBaseUrl}  (ready in ${Date.now() - started} ms${standard}${demoData ? ', demo data loaded' : ''})`);
+  console.log(`data API      ${ref.dataApiBaseUrl}  (ready in ${Date.now() - started} ms, Data Standard ${ref.served.standard}${demoData ? ', demo data loaded' : ''})`);
   console.log(`token         POST ${ref.dataApiBaseUrl}/oauth/token`);
   // An endpoint, not the bare prefix: the prefix alone names no resource and answers 404. The
   // line starts `rostering <origin>` (tools/child-reference.ts reads the origin from it).

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { CompiledModel } from '../spec/model/compiled.js';
-import { SERVED, TRANSITIONAL_DEFAULT, compileServed, servedDocumentFile } from '../spec/model/served.js';
-import type { DataStandard } from '../spec/model/upstream.js';
+import { SERVED, compileServed, servedDocumentFile } from '../spec/model/served.js';
+import { defaultStandard, type DataStandard } from '../spec/model/upstream.js';
 import type { InterfaceDocuments } from './data-api/discovery.js';
 
 /**
@@ -13,8 +13,8 @@ import type { InterfaceDocuments } from './data-api/discovery.js';
  * discovery's `dataModels` entry. Only the chosen standard is compiled.
  */
 export interface ServedParts {
-  /** The configured standard; absent: the transitional default (spec/model/served.ts). */
-  standard?: DataStandard;
+  /** The configured standard, or the seed's (upstream.ts `defaultStandard`, 4.0) when none is. */
+  standard: DataStandard;
   model: CompiledModel;
   documents: InterfaceDocuments;
   /** A short hash of the documents' text (the build discovery reports). */
@@ -24,7 +24,8 @@ export interface ServedParts {
 
 const repoFile = (path: string) => new URL(`../${path}`, import.meta.url);
 
-export async function loadServedStandard(standard: DataStandard | undefined): Promise<ServedParts> {
+export async function loadServedStandard(configured: DataStandard | undefined): Promise<ServedParts> {
+  const standard = configured ?? defaultStandard;
   // The documents are read from disk, never built here: openapi-backend dereferences the document
   // in place (the generator shares sub-objects), and building them costs more than the rest of start-up.
   const hash = createHash('sha256');
@@ -33,13 +34,6 @@ export async function loadServedStandard(standard: DataStandard | undefined): Pr
     hash.update(text);
     return JSON.parse(text) as Record<string, unknown>;
   };
-  if (!standard) {
-    // TRANSITIONAL: the module-level model (5.2 with the seed's rows), imported only here so that
-    // a configured standard never compiles it.
-    const { model } = await import('../spec/model/index.js');
-    const documents = { resources: read('spec/openapi/resources.json'), descriptors: read('spec/openapi/descriptors.json'), other: read('spec/openapi/other.json') };
-    return { model, documents, documentHash: hash.digest('hex').slice(0, 12), dataModel: TRANSITIONAL_DEFAULT.dataModel };
-  }
   const model = compileServed(standard);
   const documents = { resources: read(servedDocumentFile(standard, 'resources')), descriptors: read(servedDocumentFile(standard, 'descriptors')), other: read('spec/openapi/other.json') };
   return { standard, model, documents, documentHash: hash.digest('hex').slice(0, 12), dataModel: SERVED[standard].dataModel };

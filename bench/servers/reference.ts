@@ -15,6 +15,8 @@ import { SourceMap } from 'node:module';
 import type { CompiledModel, CompiledResource } from '../../spec/model/compiled.js';
 import type { DataStore, StoredRecord } from '../../reference/store/store.js';
 import type { ClientConfig } from '../../reference/config/types.js';
+import { servedDocumentFile } from '../../spec/model/served.js';
+import { defaultStandard } from '../../spec/model/upstream.js';
 import {
   BENCH_CLIENT, ROSTER_CLIENT, DELETED_DAY_BASE, DESCRIPTOR_VALUES, RESOURCES, SCHOOLS, STUDENTS, descriptorDoc, schoolDoc, schoolId, ssaDoc, studentDoc, type NS,
 } from '../data.js';
@@ -98,7 +100,7 @@ serve({
       const tReady = performance.now();
       const extra = ref as unknown as Record<string, unknown>;
       const rosteringBaseUrl = Object.entries(extra).find(([k, v]) => /^rostering.*url$/i.test(k) && typeof v === 'string')?.[1] as string | undefined;
-      const paths = (name: string) => (JSON.parse(readFileSync(new URL(`../../spec/openapi/${name}.json`, import.meta.url), 'utf8')) as { paths: Record<string, object> }).paths;
+      const paths = (name: 'resources' | 'descriptors') => (JSON.parse(readFileSync(new URL(`../../${servedDocumentFile(defaultStandard, name)}`, import.meta.url), 'utf8')) as { paths: Record<string, object> }).paths;
       const doc = { paths: { ...paths('resources'), ...paths('descriptors') } };
       running = {
         baseUrl: ref.dataApiBaseUrl, store: ref.store, model, close: ref.close, resources: model.resources.length,

@@ -43,7 +43,7 @@ export interface Settings {
   /** The API's names (namespace segment, problem-type prefix ...); the scope base without a trailing slash. */
   naming: NamingProfile;
   pageSizeLimit: number;
-  /** The data standard served; absent: the transitional default (types.ts `dataStandard`). */
+  /** The data standard served; absent: the seed's, 4.0 (types.ts `dataStandard`). */
   dataStandard?: DataStandard;
   schoolYears: { min: number; max: number };
   issuer: { issuer?: string; audience?: string; privateKeyPem?: string };

@@ -70,8 +70,7 @@ export interface ReferenceConfig {
    * (decision 44): `"4.0"` the 4.0 extract with the seed's rows (the seed's tables describe 4.0),
    * `"5.2"` and `"6.1"` exactly as upstream serves them. Its resources, interface descriptions,
    * dependencies, demo data, authorization and rostering mapping all follow it, and discovery's
-   * `dataModels` names it. Unset (transitional, issue #22): the model the suites judge today,
-   * 5.2 with the seed's rows, and today's generated documents; unset becomes 4.0 with #22 point 3.
+   * `dataModels` names it. Unset: `"4.0"`, the seed's standard.
    */
   dataStandard?: '4.0' | '5.2' | '6.1';
   /** School years accepted by default: 1991 to 2050. */

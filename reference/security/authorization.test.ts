@@ -27,6 +27,8 @@ before(async () => {
   ref = await startReference({
     overrides: {
       port: 0, rosteringPort: 0, warmValidators: false,
+      // Contacts and their associations, as 5.2 names them (4.0's parents: data-standards-persons.test.ts).
+      dataStandard: '5.2',
       clients: [
         { key: 'all', secret: 's' },
         { key: 'ns', secret: 's', permissionSet: 'namespace-based', namespacePrefixes: [`${NS}/a`, `${NS}/b`] },

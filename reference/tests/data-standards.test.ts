@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { servedDocumentFile } from '../../spec/model/served.js';
 import type { DataStandard } from '../../spec/model/upstream.js';
 import { startForTest } from './helpers.js';
 
@@ -9,8 +10,8 @@ import { startForTest } from './helpers.js';
  * Issue #22 point 2: one data standard per deployment, chosen by `dataStandard`. Each standard's
  * reference names it in discovery, answers its own resources and not the others', takes the
  * bodies its natural keys and integer widths allow (research upstream-shapes/versions.md,
- * "Natural-key (identity) changes"), and describes exactly its endpoints. Unset, it serves what
- * it served before (the transitional default: the model the suites judge today).
+ * "Natural-key (identity) changes"), and describes exactly its endpoints. Unset, it serves the
+ * seed's standard, 4.0 (decision 44).
  */
 const STANDARDS: Record<DataStandard, { version: string; endpoints: number; answers: string[]; lacks: string[] }> = {
   // Endpoint counts: versions.md "Counts"; 4.0 also serves the seed's learningObjectives (overlay), which its extract has.
@@ -67,13 +68,13 @@ for (const [standard, expected] of Object.entries(STANDARDS) as [DataStandard, (
   });
 }
 
-test('unset (transitional): today\'s model and today\'s generated documents, byte for byte; discovery names 5.2 with the seed\'s rows', async () => {
+test('unset: the seed\'s standard, 4.0, and its generated documents, byte for byte; discovery names 4.0', async () => {
   const ref = await startForTest();
   try {
-    const files = ['resources', 'descriptors', 'other'].map((s) => readFileSync(new URL(`../../spec/openapi/${s}.json`, import.meta.url), 'utf8'));
+    const files = [servedDocumentFile('4.0', 'resources'), servedDocumentFile('4.0', 'descriptors'), 'spec/openapi/other.json'].map((f) => readFileSync(new URL(`../../${f}`, import.meta.url), 'utf8'));
     const discovery = (await (await fetch(`${ref.dataApiBaseUrl}/`)).json()) as { build: string; dataModels: unknown[] };
-    assert.deepEqual(discovery.dataModels, [{ name: 'Core', version: '5.2.0', informationalVersion: 'Ed-Fi Data Standard 5.2 with the specification\'s overlay' }]);
-    // The build names the hash of the documents read: that of today's files.
+    assert.deepEqual(discovery.dataModels, [{ name: 'Core', version: '4.0.0', informationalVersion: 'The Ed-Fi Data Model 4.0' }]);
+    // The build names the hash of the documents read: that of the 4.0 files.
     const hash = createHash('sha256');
     for (const text of files) hash.update(text);
     assert.equal(discovery.build.split('+')[1], hash.digest('hex').slice(0, 12));
@@ -82,8 +83,8 @@ test('unset (transitional): today\'s model and today\'s generated documents, byt
       const served = (await (await fetch(`${ref.dataApiBaseUrl}${path}`)).json()) as Record<string, unknown>;
       assert.deepEqual({ ...served, servers: undefined }, { ...(JSON.parse(files[i]) as Record<string, unknown>), servers: undefined }, path);
     }
-    assert.equal(ref.served.standard, undefined);
-    assert.equal(ref.served.model.resources.length, 350, 'the 349 endpoints of 5.2 and the seed\'s learningObjectives');
+    assert.equal(ref.served.standard, '4.0');
+    assert.equal(ref.served.model.resources.length, STANDARDS['4.0'].endpoints);
   } finally {
     await ref.close();
   }

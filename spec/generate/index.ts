@@ -5,9 +5,8 @@
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { model } from '../model/index.js';
 import { dataStandards } from '../model/upstream.js';
-import { SERVED, TRANSITIONAL_DEFAULT, compileServed, servedDocumentFile } from '../model/served.js';
+import { SERVED, compileServed, servedDocumentFile } from '../model/served.js';
 import { buildDataApiDocuments } from './openapi-data.js';
 import { buildRosteringDocument } from './openapi-rostering.js';
 import { SPECIFICATION_DIR, buildSpecification } from './specification.js';
@@ -17,19 +16,19 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const check = process.argv.includes('--check');
 const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
-const data = buildDataApiDocuments(model, version, TRANSITIONAL_DEFAULT.describes);
 // The documents a deployment of each standard serves (reference/served-standard.ts reads them):
-// generating them at start-up would cost more than the rest of it.
+// generating them at start-up would cost more than the rest of it. The third section (token,
+// discovery, problem details) is the same for every standard.
 const perStandard: Record<string, unknown> = {};
+let other: unknown;
 for (const standard of dataStandards) {
   const documents = buildDataApiDocuments(compileServed(standard), version, SERVED[standard].describes);
   perStandard[servedDocumentFile(standard, 'resources')] = documents.resources;
   perStandard[servedDocumentFile(standard, 'descriptors')] = documents.descriptors;
+  other = documents.other;
 }
 const outputs: Record<string, unknown> = {
-  'spec/openapi/resources.json': data.resources,
-  'spec/openapi/descriptors.json': data.descriptors,
-  'spec/openapi/other.json': data.other,
+  'spec/openapi/other.json': other,
   'spec/openapi/rostering.json': buildRosteringDocument(),
   ...perStandard,
   ...generateTypeSchemas(root),

@@ -38,17 +38,6 @@ export const SERVED: Readonly<Record<DataStandard, ServedStandard>> = {
   },
 };
 
-/**
- * TRANSITIONAL (issue #22): what a deployment with no `dataStandard` serves, the model the suites
- * judge today (the module-level model of index.ts: 5.2 with the seed's rows) and the documents
- * generated from it (spec/openapi/). It becomes 4.0 once the suites judge a target's own standard
- * (#22 point 3); then this and index.ts's hybrid go.
- */
-export const TRANSITIONAL_DEFAULT: Omit<ServedStandard, 'overlay'> = {
-  dataModel: { version: '5.2.0', informationalVersion: 'Ed-Fi Data Standard 5.2 with the specification\'s overlay' },
-  describes: 'Ed-Fi Data Standard 5.2 with the specification\'s overlay',
-};
-
 /** The model a deployment of `standard` serves (only that standard is compiled). */
 export function compileServed(standard: DataStandard): CompiledModel {
   return compileStandard(standard, { overlay: SERVED[standard].overlay });

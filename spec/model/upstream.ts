@@ -14,10 +14,11 @@ export const dataStandards = ['4.0', '5.2', '6.1'] as const;
 export type DataStandard = (typeof dataStandards)[number];
 
 /**
- * The standard the module-level model (index.ts) compiles: what the reference serves when no
- * `dataStandard` is configured (transitional, spec/model/served.ts) and the suites judge today.
+ * The seed's standard (decision 44: "the seed's resource tables describe Ed-Fi Data Standard
+ * 4.0"): what the reference serves when no `dataStandard` is configured, what the suites judge
+ * a target by when nothing tells, and what the module-level model (index.ts) compiles.
  */
-export const defaultStandard: DataStandard = '5.2';
+export const defaultStandard: DataStandard = '4.0';
 export interface UpstreamProperty {
   type: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'date-time' | 'time' | 'descriptor' | 'reference' | 'collection' | 'object';
   format?: 'int32' | 'int64';

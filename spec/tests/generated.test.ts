@@ -11,7 +11,7 @@ const ajv = new Ajv({ strict: false, allErrors: true });
 
 // With the documents a deployment of each data standard serves (spec/model/served.ts).
 const perStandard = ['4.0', '5.2', '6.1'].flatMap((v) => [`openapi-standards/ds-${v}/resources.json`, `openapi-standards/ds-${v}/descriptors.json`]);
-for (const doc of ['openapi/resources.json', 'openapi/descriptors.json', 'openapi/other.json', 'openapi/rostering.json', ...perStandard]) {
+for (const doc of ['openapi/other.json', 'openapi/rostering.json', ...perStandard]) {
   test(`${doc} is a valid OpenAPI document`, async () => {
     const api = new OpenAPIBackend({ definition: read(doc) });
     await api.loadDocument();
@@ -20,7 +20,7 @@ for (const doc of ['openapi/resources.json', 'openapi/descriptors.json', 'openap
 }
 
 test('the resources document carries the seed interface-description extensions', () => {
-  const schemas = read('openapi/resources.json').components.schemas;
+  const schemas = read('openapi-standards/ds-4.0/resources.json').components.schemas;
   assert.equal(schemas.core_academicWeek.properties.weekIdentifier['x-Core-isIdentity'], true);
   assert.equal(schemas.core_classPeriod['x-Core-isUpdatable'], true);
   assert.equal(schemas.core_accountabilityRating.properties.ratingDate['x-nullable'], true);
@@ -29,8 +29,8 @@ test('the resources document carries the seed interface-description extensions',
 });
 
 test('the documents are laid out as upstream: sections, data-root server, named reference and item schemas, plain $ref', () => {
-  const resources = read('openapi/resources.json');
-  const descriptors = read('openapi/descriptors.json');
+  const resources = read('openapi-standards/ds-4.0/resources.json');
+  const descriptors = read('openapi-standards/ds-4.0/descriptors.json');
   assert.equal(resources.servers[0].url, '{baseUrl}/data/v3');
   assert.ok(resources.paths['/core/schools'] && resources.paths['/core/schools/{id}'] && resources.paths['/core/schools/partitions']);
   assert.ok(!resources.paths['/core/gradeLevelDescriptors'] && descriptors.paths['/core/gradeLevelDescriptors']);

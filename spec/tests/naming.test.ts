@@ -8,7 +8,8 @@ import { NEUTRAL_NAMES, UPSTREAM_NAMES, renameDocument, schemaPrefixOf } from '.
  * with upstream's names serves them renamed. The renamed documents must be whole: every path
  * under the new segment, every schema renamed with its references, no neutral name left over.
  */
-const documents = ['resources', 'descriptors'].map((n) => JSON.parse(readFileSync(new URL(`../openapi/${n}.json`, import.meta.url), 'utf8')) as { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } });
+// The documents of the seed's standard, 4.0 (every standard's are renamed the same way).
+const documents = ['resources', 'descriptors'].map((n) => JSON.parse(readFileSync(new URL(`../openapi-standards/ds-4.0/${n}.json`, import.meta.url), 'utf8')) as { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } });
 
 test('schema prefixes follow the data model name as upstream derives them', () => {
   assert.equal(schemaPrefixOf('Ed-Fi'), 'edFi_');

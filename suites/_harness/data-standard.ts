@@ -1,5 +1,4 @@
-import { TRANSITIONAL_DEFAULT } from '../../spec/model/served.js';
-import { dataStandards, type DataStandard } from '../../spec/model/upstream.js';
+import { dataStandards, defaultStandard, type DataStandard } from '../../spec/model/upstream.js';
 
 /**
  * Which data standard a target serves, and so which model the suites judge it by (decision 44:
@@ -12,20 +11,12 @@ import { dataStandards, type DataStandard } from '../../spec/model/upstream.js';
  * discovery (`GET {base_url}/` → `dataModels`): the entry upstream names `Ed-Fi`, or the only
  * entry. Its `version` ("5.2.0") gives major.minor. A standard that is none of 4.0, 5.2 and 6.1
  * cannot be judged: the preflight stops with a verdict of incomplete, never not conformant.
- *
- * TRANSITIONAL (issue #22): a target that declares nothing and whose discovery names the
- * reference's unset default (5.2 with the specification's overlay, spec/model/served.ts) is
- * judged by that model, as are targets where nothing tells, until the defaults flip to 4.0.
+ * Where nothing tells, the seed's standard (4.0, decision 44) is judged, and the console says so.
  */
-
-/** What the suites judge: a standard as served (spec/model/served.ts), or the transitional model. */
-export type Judged = DataStandard | 'transitional';
 
 export interface FoundStandard {
   /** major.minor, e.g. "4.0"; undefined when nothing tells. */
   standard?: string;
-  /** The core entry's informationalVersion, which tells the transitional default apart. */
-  informationalVersion?: string;
   /** Where it was read, for the message. */
   from: string;
 }
@@ -44,8 +35,7 @@ export function standardFromDiscovery(discovery: unknown): FoundStandard {
   const parts = version.split('.');
   const from = `discovery's dataModels: ${String(core.name)} ${version || '(no version)'}`;
   if (parts.length < 2 || !parts.slice(0, 2).every((p) => p !== '' && [...p].every((c) => c >= '0' && c <= '9'))) return { from };
-  const informational = typeof core.informationalVersion === 'string' ? { informationalVersion: core.informationalVersion } : {};
-  return { standard: `${Number(parts[0])}.${Number(parts[1])}`, ...informational, from };
+  return { standard: `${Number(parts[0])}.${Number(parts[1])}`, from };
 }
 
 /** The standard a target file declares, as found. */
@@ -53,19 +43,15 @@ export const declaredStandard = (standard: DataStandard): FoundStandard => ({ st
 
 const judgeable = (s: string | undefined): s is DataStandard => (dataStandards as readonly string[]).includes(s ?? '');
 
-/** The model the suites judge a target by, from what was found of its standard. */
-export function judgedFor(found: FoundStandard): Judged {
-  if (!judgeable(found.standard)) return 'transitional';
-  const transitional = found.informationalVersion === TRANSITIONAL_DEFAULT.dataModel.informationalVersion
-    && found.standard === standardFromDiscovery({ dataModels: [TRANSITIONAL_DEFAULT.dataModel] }).standard;
-  return transitional ? 'transitional' : found.standard;
+/** The standard the suites judge a target by, from what was found of it (nothing found: the seed's). */
+export function judgedFor(found: FoundStandard | undefined): DataStandard {
+  return judgeable(found?.standard) ? found.standard : defaultStandard;
 }
 
 /** One line for the console: the standard found, where from, and what is judged. */
 export function judgedLine(found: FoundStandard): string {
-  const judged = judgedFor(found);
-  const what = judged === 'transitional' ? `the transitional model (${TRANSITIONAL_DEFAULT.describes})` : `Data Standard ${judged}`;
-  if (!found.standard) return `data standard: not told (${found.from}); judged by ${what}`;
+  const what = `Data Standard ${judgedFor(found)}`;
+  if (!found.standard) return `data standard: not told (${found.from}); judged by ${what}, the seed's`;
   return `data standard: ${found.standard} (${found.from}); judged by ${what}`;
 }
 

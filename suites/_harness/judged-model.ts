@@ -1,9 +1,7 @@
 import type { CompiledModel } from '../../spec/model/compiled.js';
-import { overlay } from '../../spec/model/overlay.js';
 import { compileServed } from '../../spec/model/served.js';
-import { compileStandard } from '../../spec/model/standards.js';
-import { defaultStandard } from '../../spec/model/upstream.js';
-import { inheritedDecision, judgedFor, type Judged } from './data-standard.js';
+import type { DataStandard } from '../../spec/model/upstream.js';
+import { inheritedDecision, judgedFor } from './data-standard.js';
 
 /**
  * The one place that says which model the suites judge (decision 44: a deployment is judged
@@ -11,17 +9,11 @@ import { inheritedDecision, judgedFor, type Judged } from './data-standard.js';
  * from here, so a run against a 4.0 deployment lists and builds 4.0's resources, keys and
  * lengths. The standard was decided once in Playwright's main process (playwright.config.ts,
  * data-standard.ts) and inherited here; outside a run (unit tests, tools) nothing was decided and
- * the transitional model is judged, as it is for a target where nothing tells.
+ * the seed's standard is judged, as it is for a target where nothing tells.
  */
-export const judged: Judged = ((d) => (d ? judgedFor(d) : 'transitional'))(inheritedDecision());
+export const judged: DataStandard = judgedFor(inheritedDecision());
 
-/**
- * TRANSITIONAL (issue #22): the reference's unset default, spec/model/index.ts's module-level
- * model (the default standard with the seed's rows), compiled the same way but only when judged.
- */
-const transitionalModel = (): CompiledModel => compileStandard(defaultStandard, { overlay });
-
-export const model: CompiledModel = judged === 'transitional' ? transitionalModel() : compileServed(judged);
+export const model: CompiledModel = compileServed(judged);
 
 /** Whether the judged model has a resource (singular name), for rules about resources only some standards have. */
 export const hasResource = (name: string): boolean => model.byName.has(name);

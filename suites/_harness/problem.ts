@@ -4,8 +4,8 @@ import { Ajv } from 'ajv';
 import { target } from './target.js';
 import { check, declares } from './rules.js';
 
-/** The problem-details schema of the interface description (spec/openapi/resources.json). */
-const document = JSON.parse(readFileSync(new URL('../../spec/openapi/resources.json', import.meta.url), 'utf8')) as {
+/** The problem-details schema of the interface description (spec/openapi/other.json, the same for every standard). */
+const document = JSON.parse(readFileSync(new URL('../../spec/openapi/other.json', import.meta.url), 'utf8')) as {
   components: { schemas: { problemDetails: object } };
 };
 const validateProblem = new Ajv({ strict: false, allErrors: true }).compile(document.components.schemas.problemDetails);

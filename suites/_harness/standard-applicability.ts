@@ -2,7 +2,7 @@ import { notApplicable } from './capabilities.js';
 import { judged } from './judged-model.js';
 
 /** The judged model, as a report names it. */
-export const judgedName = judged === 'transitional' ? 'the transitional model (Data Standard 5.2 with the seed\'s rows)' : `Data Standard ${judged}`;
+export const judgedName = `Data Standard ${judged}`;
 
 /**
  * A rule about something only some data standards have (4.0's parents and deprecated

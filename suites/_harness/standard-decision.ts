@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { TRANSITIONAL_DEFAULT } from '../../spec/model/served.js';
-import type { DataStandard } from '../../spec/model/upstream.js';
+import { defaultStandard, type DataStandard } from '../../spec/model/upstream.js';
 import { JUDGED_STANDARD_ENV, declaredStandard, standardFromDiscovery, type FoundStandard } from './data-standard.js';
 import type { ResolvedTarget } from './target.js';
 
@@ -10,15 +9,15 @@ const DISCOVERY_TIMEOUT_MS = 5_000;
 /**
  * The standard a target serves, found once in Playwright's main process before any test file is
  * listed: declared in the target file; for an embedded reference (not started yet when the
- * configuration is read), its configuration's `dataStandard` (none: the transitional default,
- * which its discovery names); otherwise discovery's `dataModels`.
+ * configuration is read), its configuration's `dataStandard` (none: the seed's, 4.0, which its
+ * discovery names); otherwise discovery's `dataModels`.
  */
 export async function findStandard(target: ResolvedTarget, embeddedConfig: string | undefined): Promise<FoundStandard> {
   if (target.dataApi.dataStandard) return declaredStandard(target.dataApi.dataStandard);
   if (embeddedConfig) {
     const configured = (JSON.parse(readFileSync(embeddedConfig, 'utf8')) as { dataStandard?: DataStandard }).dataStandard;
     if (configured) return { standard: configured, from: `the embedded reference's configuration ${embeddedConfig}` };
-    return { ...standardFromDiscovery({ dataModels: [{ name: 'Ed-Fi', ...TRANSITIONAL_DEFAULT.dataModel }] }), from: `the embedded reference's configuration ${embeddedConfig}, which sets no dataStandard` };
+    return { standard: defaultStandard, from: `the embedded reference's configuration ${embeddedConfig}, which sets none: the reference's default` };
   }
   const url = `${target.dataApi.baseUrl}/`;
   try {

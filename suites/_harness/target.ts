@@ -11,14 +11,16 @@ export const targetFile = resolve(process.env.TARGET || DEFAULT_TARGET);
 
 /**
  * Target files of references the harness starts itself (playwright.config.ts), each with the
- * reference configuration it describes: the seed's neutral names; the same reference described
- * as a vendor without its signing keys would (rostering by declared clients); and upstream's
- * names with a store that already holds data. Any other target is a deployment someone else runs.
+ * reference configuration it describes: the seed's neutral names and standard (4.0); the same
+ * reference described as a vendor without its signing keys would (rostering by declared
+ * clients); upstream's names with a store that already holds data, on 5.2; and the same on 6.1.
+ * Any other target is a deployment someone else runs.
  */
 export const EMBEDDED_TARGETS: Record<string, string> = {
   [DEFAULT_TARGET]: 'reference/config/conformance.json',
   [fileURLToPath(new URL('../targets/reference-keyless.json', import.meta.url))]: 'reference/config/conformance.json',
   [fileURLToPath(new URL('../targets/reference-upstream.json', import.meta.url))]: 'reference/config/conformance-upstream.json',
+  [fileURLToPath(new URL('../targets/reference-6.1.json', import.meta.url))]: 'reference/config/conformance-6.1.json',
 };
 /** The reference configuration the harness starts for this target, if it is an embedded one. */
 export const embeddedConfig: string | undefined = EMBEDDED_TARGETS[targetFile];

@@ -162,7 +162,7 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
     schemaVersion: 1,
     target: run.target,
     suiteVersion: (JSON.parse(readFileSync(join(rootDir, 'package.json'), 'utf8')) as { version: string }).version,
-    specHash: specHash(rootDir),
+    specHash: specHash(rootDir, run.target.dataStandard),
     timestamp: new Date().toISOString(),
     summary: { verdict, byLevel, byFamily, tests: { passed, failed, skipped, ...(unfinished ? { unfinished } : {}) } },
     rules,
@@ -193,9 +193,9 @@ function assertValid(report: ConformanceReport, rootDir: string): void {
   if (!validate(report)) throw new Error(`conformance report does not follow its schema: ${JSON.stringify(validate.errors?.slice(0, 5))}`);
 }
 
-function specHash(rootDir: string): string {
+function specHash(rootDir: string, standard: string | undefined): string {
   const hash = createHash('sha256');
-  for (const dir of ['spec/rules', 'spec/openapi']) {
+  for (const dir of ['spec/rules', 'spec/openapi', ...(standard ? [`spec/openapi-standards/ds-${standard}`] : [])]) {
     for (const f of readdirSync(join(rootDir, dir)).sort()) hash.update(f).update(readFileSync(join(rootDir, dir, f)));
   }
   return hash.digest('hex');

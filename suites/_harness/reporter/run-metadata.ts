@@ -1,5 +1,6 @@
 import type { KnownDeviation } from '../../targets/deviations.js';
 import { loadDeviations } from '../deviations.js';
+import { inheritedDecision, judgedFor } from '../data-standard.js';
 import { target } from '../target.js';
 
 /**
@@ -8,7 +9,8 @@ import { target } from '../target.js';
  * its own) reports the target the shards ran against, with that target's deviations.
  */
 export interface RunMetadata {
-  target: { name: string; dataApiBaseUrl: string };
+  /** `dataStandard`: the data standard the run judged the target by (data-standard.ts, decided before the metadata is read). */
+  target: { name: string; dataApiBaseUrl: string; dataStandard?: string };
   deviations: KnownDeviation[];
 }
 
@@ -16,7 +18,7 @@ export const RUN_METADATA_KEY = 'conformance';
 
 /** The run's target as this process resolved it (TARGET, or the embedded reference). */
 export function runMetadata(): RunMetadata {
-  return { target: { name: target.name, dataApiBaseUrl: target.dataApi.baseUrl }, deviations: loadDeviations() };
+  return { target: { name: target.name, dataApiBaseUrl: target.dataApi.baseUrl, dataStandard: judgedFor(inheritedDecision()) }, deviations: loadDeviations() };
 }
 
 /** The target recorded in a config's metadata (a run's or a merge's), if any. */

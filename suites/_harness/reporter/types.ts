@@ -2,9 +2,10 @@
 export interface ConformanceReport {
   /** @TJS-type integer */
   schemaVersion: 1;
-  target: { name: string; dataApiBaseUrl: string };
+  /** `dataStandard`: the data standard the target was judged by (its resources, keys, widths and lengths; decision 44). */
+  target: { name: string; dataApiBaseUrl: string; dataStandard?: string };
   suiteVersion: string;
-  /** sha256 of the rule catalog and the interface descriptions the run was judged against. */
+  /** sha256 of the rule catalog and the interface descriptions (of the judged standard) the run was judged against. */
   specHash: string;
   /** @format date-time */
   timestamp: string;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { TRANSITIONAL_DEFAULT } from '../../../spec/model/served.js';
+import { SERVED } from '../../../spec/model/served.js';
+import { dataStandards } from '../../../spec/model/upstream.js';
 import { declaredStandard, judgedFor, judgedLine, standardFromDiscovery, standardProblem } from '../data-standard.js';
 
 /**
@@ -17,13 +18,13 @@ test('the core model\'s entry gives the standard: upstream\'s Ed-Fi among TPDM a
   assert.equal(standardFromDiscovery({ dataModels: [entry('Ed-Fi', '05.02.0-pre')] }).standard, '5.2');
 });
 
-test('nothing is told when discovery names no core model or no usable version, and the suites then judge the transitional model', () => {
+test('nothing is told when discovery names no core model or no usable version, and the suites then judge the seed\'s standard, 4.0', () => {
   for (const discovery of [undefined, {}, { dataModels: [] }, { dataModels: [entry('TPDM', '1.1.0'), entry('Sample', '1.0.0')] }, { dataModels: [{ name: 'Ed-Fi' }] }, { dataModels: [entry('Ed-Fi', 'v5')] }, { dataModels: [entry('Ed-Fi', '5.x.0')] }]) {
     const found = standardFromDiscovery(discovery);
     assert.equal(found.standard, undefined, JSON.stringify(discovery));
     assert.equal(standardProblem(found), undefined);
-    assert.equal(judgedFor(found), 'transitional');
-    assert.match(judgedLine(found), /^data standard: not told \(.+\); judged by the transitional model/);
+    assert.equal(judgedFor(found), '4.0');
+    assert.match(judgedLine(found), /^data standard: not told \(.+\); judged by Data Standard 4\.0, the seed's$/);
   }
 });
 
@@ -37,16 +38,13 @@ test('a deployment of 4.0, 5.2 or 6.1 is judged by that standard, declared or fo
   assert.match(judgedLine(declaredStandard('4.0')), /^data standard: 4\.0 \(declared in the target file \(dataApi\.dataStandard\)\); judged by Data Standard 4\.0$/);
 });
 
-test('TRANSITIONAL: the reference\'s unset default, named so in discovery, is judged by the transitional model; a declared 5.2 by 5.2', () => {
-  const unset = standardFromDiscovery({ dataModels: [{ name: 'Ed-Fi', ...TRANSITIONAL_DEFAULT.dataModel }] });
-  assert.equal(unset.standard, '5.2');
-  assert.equal(judgedFor(unset), 'transitional');
-  assert.equal(judgedFor(standardFromDiscovery({ dataModels: [entry('Ed-Fi', '5.2.0')] })), '5.2');
-  // The same words under another version are no transitional default.
-  assert.equal(judgedFor(standardFromDiscovery({ dataModels: [{ name: 'Ed-Fi', version: '6.1.0', informationalVersion: TRANSITIONAL_DEFAULT.dataModel.informationalVersion }] })), '6.1');
+test('the reference\'s own discovery entry for each standard reads back as that standard', () => {
+  for (const v of dataStandards) assert.equal(judgedFor(standardFromDiscovery({ dataModels: [{ name: 'Ed-Fi', ...SERVED[v].dataModel }] })), v);
+  assert.equal(judgedFor(undefined), '4.0', 'outside a run (nothing decided) the seed\'s standard');
 });
 
 test('a standard that is none of 4.0, 5.2 and 6.1 is a preflight problem naming it and where it was found', () => {
   assert.match(standardProblem({ standard: '3.3', from: "discovery's dataModels: Ed-Fi 3.3.0" }) ?? '', /serves Data Standard 3\.3 \(discovery's dataModels: Ed-Fi 3\.3\.0\), not one of the standards upstream ships \(4\.0, 5\.2, 6\.1\)/);
-  assert.equal(judgedFor({ standard: '3.3', from: 'd' }), 'transitional');
+  // The preflight stops on it; the model listed meanwhile is the seed's.
+  assert.equal(judgedFor({ standard: '3.3', from: 'd' }), '4.0');
 });

@@ -90,8 +90,8 @@ test('preflight: the reference\'s own target passes, with a token per client (no
   assert.ok(base.clients.shortLived, 'the reference target declares a short-lived client');
   assert.deepEqual(Object.keys(outcome.tokens).sort(), ['namespaceLimited', 'primary', 'profiled', 'schoolLimited']);
   assert.match(outcome.digest ?? '', /sha256/);
-  // Which standard it found and where, and what is judged (the reference's unset default).
-  assert.match(outcome.standard ?? '', /^data standard: 5\.2 \(discovery's dataModels: .+ 5\.2\.0\); judged by the transitional model/);
+  // Which standard it found and where, and what is judged (the reference's default, 4.0).
+  assert.match(outcome.standard ?? '', /^data standard: 4\.0 \(discovery's dataModels: Core 4\.0\.0\); judged by Data Standard 4\.0$/);
 });
 
 test('preflight: a wrong namespace segment stops at that step with one message naming dataApi.namespaceSegment', async () => {
@@ -141,12 +141,12 @@ for (const [what, changes, field] of cases) {
 }
 
 test('preflight: a deployment serving another standard than the run\'s tests were listed for is named by dataApi.dataStandard alone', async () => {
-  // The run decided 4.0 (playwright.config.ts); the reference here serves the transitional default.
-  process.env[JUDGED_STANDARD_ENV] = JSON.stringify(declaredStandard('4.0'));
+  // The run decided 6.1 (playwright.config.ts); the reference here serves its default, 4.0.
+  process.env[JUDGED_STANDARD_ENV] = JSON.stringify(declaredStandard('6.1'));
   try {
     const outcome = await run(base);
     assert.deepEqual(outcome.problems.map((p) => p.field), ['dataApi.dataStandard']);
-    assert.match(preflightMessage(outcome.problems), /tests were listed for 4\.0 .*; judged by Data Standard 4\.0, but the deployment now says not told|tests were listed for 4\.0 .* but the deployment now says 5\.2 .*judged by the transitional model/);
+    assert.match(preflightMessage(outcome.problems), /tests were listed for 6\.1 .*; judged by Data Standard 6\.1, but the deployment now says 4\.0 \(discovery's dataModels: Core 4\.0\.0\); judged by Data Standard 4\.0/);
   } finally {
     delete process.env[JUDGED_STANDARD_ENV];
   }

@@ -42,7 +42,7 @@ test('undeclared, a 6.1 deployment is judged as 6.1 and a 4.0 one as 4.0, from d
   }
 });
 
-test('an embedded reference is judged by its configuration: its dataStandard, else the transitional default', async () => {
+test('an embedded reference is judged by its configuration: its dataStandard, else the reference\'s default, 4.0', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'standard-decision-'));
   const configured = join(dir, 'configured.json');
   const unset = join(dir, 'unset.json');
@@ -51,15 +51,15 @@ test('an embedded reference is judged by its configuration: its dataStandard, el
   // The embedded reference is not up when the configuration is read: no request is made.
   const nowhere = 'http://127.0.0.1:9/v7.3/api';
   assert.equal(judgedFor(await findStandard(targetAt(nowhere), configured)), '6.1');
-  const transitional = await findStandard(targetAt(nowhere), unset);
-  assert.equal(judgedFor(transitional), 'transitional');
-  assert.match(transitional.from, /sets no dataStandard/);
+  const unsetFound = await findStandard(targetAt(nowhere), unset);
+  assert.equal(unsetFound.standard, '4.0', 'found, not fallen back to');
+  assert.match(unsetFound.from, /sets none: the reference's default/);
 });
 
 test('a deployment that does not answer tells nothing, and the decision is made once for every process', async () => {
   const silent = await findStandard(targetAt('http://127.0.0.1:9/v7.3/api'), undefined);
   assert.equal(silent.standard, undefined);
-  assert.equal(judgedFor(silent), 'transitional');
+  assert.equal(judgedFor(silent), '4.0', 'the seed\'s standard');
   delete process.env[JUDGED_STANDARD_ENV];
   try {
     dataModels = [{ name: 'Ed-Fi', version: '4.0.0' }];
