@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, mock, test } from 'node:test';
 import { model } from '../../spec/model/index.js';
+import { compileServed } from '../../spec/model/served.js';
 import { checksummedLine } from './checksummed-lines.js';
 import { Persistence, StoreFileError, type PersistenceOptions } from './persistence.js';
 import { decodeState } from './state-file.js';
@@ -224,4 +225,24 @@ test('an earlier version\'s state file loads, and its next compaction writes it 
   await persistence.flush();
   assert.equal(decodeState(file, readFileSync(file, 'utf8'), false).legacy, false);
   assert.deepEqual(codes(open(file).store), ['A']);
+});
+
+test('a store written by a deployment of another data standard stops start-up naming the resource, from its journal and from its state file; nothing is dropped', async () => {
+  // 5.2 has contacts, 4.0 (the model here) has none: skipping them would lose them at the next compaction.
+  const v52 = compileServed('5.2');
+  const file = storeFile();
+  const written = new DataStore(v52);
+  const persistence = Persistence.open(file, written);
+  written.create(v52.byName.get('contact')!, { contactUniqueId: 'c-1', firstName: 'C', lastSurname: 'One' });
+  written.create(v52.byName.get('gradeLevelDescriptor')!, doc('A'));
+  await persistence.idle();
+  const refused = oneLine(/^data store .*store\.json\.journal\.\d+ holds contact records, a resource the data standard served does not have: it was written by a deployment of another data standard; start with that dataStandard, or use another dataStore$/);
+  assert.throws(() => open(file), refused);
+  await persistence.flush();
+  assert.throws(() => open(file), oneLine(/^data store .*store\.json holds contact records, a resource the data standard served does not have/));
+  // The files are untouched: the standard that wrote them reads every record back.
+  const again = new DataStore(v52);
+  Persistence.open(file, again);
+  assert.equal(again.collection('contact').byId.size, 1);
+  assert.equal(again.collection('gradeLevelDescriptor').byId.size, 1);
 });

@@ -3,7 +3,7 @@ import { checksummedLine } from './checksummed-lines.js';
 import { readJournalLine, recordsIn, type JournalEntry } from './journal-entries.js';
 import { decodeState, describeLost, encodeState, StoreFileError, type Lost, type PersistedState } from './state-file.js';
 import { nodeFiles, type StoreFiles } from './store-files.js';
-import type { DataStore } from './store.js';
+import { UnknownResourceError, type DataStore } from './store.js';
 
 /**
  * Durable data stores: the in-memory store stays authoritative; every acknowledged write is
@@ -25,6 +25,11 @@ import type { DataStore } from './store.js';
  */
 export type { JournalEntry } from './journal-entries.js';
 export { StoreFileError, type PersistedState } from './state-file.js';
+
+/** Records of a resource the served standard lacks: written by a deployment of another data standard. */
+const otherStandard = (file: string, err: UnknownResourceError) => new StoreFileError(
+  `data store ${file} holds ${err.resource} records, a resource the data standard served does not have: it was written by a deployment of another data standard; start with that dataStandard, or use another dataStore`,
+);
 
 export interface PersistenceOptions {
   /**
@@ -88,7 +93,8 @@ export class Persistence {
       const { state, lost } = decodeState(this.file, this.files.readText(this.file), recover);
       try {
         store.restore(state);
-      } catch {
+      } catch (err) {
+        if (err instanceof UnknownResourceError) throw otherStandard(this.file, err);
         // Lines of the right form whose records contradict each other, or an earlier version's
         // file of the wrong shape inside: the same one line, not a stack trace.
         throw new StoreFileError(`data store file ${this.file} cannot be loaded: its collections are not data store records; restore it from a backup or move it away`);
@@ -131,7 +137,8 @@ export class Persistence {
       if (entries) {
         try {
           for (const e of entries) store.replay(e);
-        } catch {
+        } catch (err) {
+          if (err instanceof UnknownResourceError) throw otherStandard(journal, err);
           throw new StoreFileError(`data store journal ${journal} cannot be replayed at line ${i + 1} (byte ${offset}): its records contradict the state; restore the store from a backup`);
         }
         kept.push(line);

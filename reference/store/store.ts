@@ -40,6 +40,15 @@ export interface KeyChangeEvent { id: string; changeVersion: number; oldKeyValue
  * equality indexes on query fields, built the first time a field is queried and kept up to date
  * from then on.
  */
+/**
+ * Stored records of a resource the served model does not have: files written by a deployment of
+ * another data standard (4.0's parents, 5.2's contacts …). Skipping them would lose them at the
+ * next compaction, so loading stops instead (persistence.ts names the file and the resource).
+ */
+export class UnknownResourceError extends Error {
+  constructor(readonly resource: string) { super(`no resource ${resource} in the served model`); }
+}
+
 export class Collection {
   readonly byId = new Map<string, StoredRecord>();
   readonly byKey = new Map<string, StoredRecord>();
@@ -233,7 +242,10 @@ export class DataStore {
     this.descriptorIds = state.descriptorIds;
     for (const [name, data] of Object.entries(state.collections)) {
       const c = this.collections.get(name);
-      if (!c) continue;
+      if (!c) {
+        if (data.records.length || data.deletes.length || data.keyChanges.length) throw new UnknownResourceError(name);
+        continue;
+      }
       for (const r of data.records) { r.created ??= r.changeVersion; c.byId.set(r.id, r); c.byKey.set(r.key, r); c.index(r); this.own(r, 1); }
       // An earlier version kept whole documents in delete events.
       for (const d of data.deletes) if (d.doc) d.doc = tombstoneDoc(c.resource, d.doc);
@@ -247,7 +259,7 @@ export class DataStore {
   /** Applies one journal entry (replay after a restart; idempotent). */
   replay(entry: JournalEntry): void {
     const c = this.collections.get(entry.r);
-    if (!c) return;
+    if (!c) throw new UnknownResourceError(entry.r);
     const resource = this.model.byName.get(entry.r)!;
     if (entry.t === 'put') {
       // An update is applied to the record object already loaded, so that the reverse index's
