@@ -4,7 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { JUDGED_STANDARD_ENV, judgedFor } from '../data-standard.js';
+import { startInProcess } from '../../../tools/embedded/in-process.js';
+import { JUDGED_STANDARD_ENV, judgedFor, judgedLine } from '../data-standard.js';
 import { decideStandardOnce, findStandard } from '../standard-decision.js';
 import { resolveTarget } from '../target.js';
 
@@ -25,6 +26,19 @@ after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const targetAt = (baseUrl: string, dataStandard?: '4.0' | '5.2' | '6.1') =>
   resolveTarget({ name: 't', dataApi: { baseUrl, ...(dataStandard ? { dataStandard } : {}) }, clients: { primary: { key: 'k', secret: 's' } } });
+
+test('undeclared, the reference serving 6.1 is judged as 6.1 and serving 4.0 as 4.0, and the line the preflight prints says so', async () => {
+  for (const v of ['6.1', '4.0'] as const) {
+    const ref = await startInProcess({ dataStandard: v, naming: { profile: 'upstream' } });
+    try {
+      const found = await findStandard(targetAt(ref.dataApiBaseUrl), undefined);
+      assert.equal(judgedFor(found), v);
+      assert.equal(judgedLine(found), `data standard: ${v} (discovery's dataModels: Ed-Fi ${v}.0); judged by Data Standard ${v}`);
+    } finally {
+      await ref.close();
+    }
+  }
+});
 
 test('a declared standard wins over discovery, which is not asked', async () => {
   dataModels = [{ name: 'Ed-Fi', version: '6.1.0' }];
