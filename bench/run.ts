@@ -10,6 +10,7 @@
  * --profile   after each reference workload (or the listed ids), a separate profiled pass of the
  *             server child; .cpuprofile files and summaries land in reports/bench-profiles/
  * --only      run only some phases (baselines always run when main does)
+ * --data-standard=4.0|5.2|6.1   the data standard the reference serves (default: the reference's, 4.0)
  * --sizes=1000,1000000   scale sizes instead of the mode's
  * --duration=, --warmup=, --connections=   client settings instead of the mode's
  * BENCH_SERVER_FLAGS="--trace-gc ..."      extra Node flags for the server children
@@ -47,6 +48,9 @@ const onlyArg = argv.find((a) => a.startsWith('--only='));
 const phases = new Set(onlyArg ? onlyArg.split('=')[1].split(',') : ['baselines', 'main', 'spec', 'scale', 'durability']);
 if (phases.has('main') || phases.has('durability')) phases.add('baselines');
 
+// The data standard every reference child serves (bench/servers/reference.ts reads it); 6.1 is the largest.
+const standardArg = argv.find((a) => a.startsWith('--data-standard='))?.split('=')[1];
+if (standardArg) process.env.BENCH_DATA_STANDARD = standardArg;
 const numArg = (name: string) => { const a = argv.find((x) => x.startsWith(`--${name}=`)); return a ? Number(a.split('=')[1]) : undefined; };
 const CONFIG_BASE = quick
   ? { warmup: 0.25, duration: 0.7, connections: 10, mainSsa: 5_000, deletes: 500, scaleSizes: [1_000, 10_000, 50_000], scaleGetRounds: 1, specSsa: 2_000, specRounds: 1, profileSeconds: 2, sampleIds: 5_000, putRecords: 100, interferenceBudgetMs: 3_000, timeBudgetSeconds: 55 }
@@ -713,7 +717,7 @@ async function durabilityPhase(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  console.log(`bench ${quick ? '--quick' : '(full)'}: c=${CONFIG.connections}, warm-up ${CONFIG.warmup} s, window ${CONFIG.duration} s; phases ${[...phases].join(', ')}${profileArg ? '; profiling' : ''}; ${PIN ? `servers pinned to CPU ${SERVER_CPU}, load generator to CPU ${DRIVER_CPU}` : 'no CPU pinning'}`);
+  console.log(`bench ${quick ? '--quick' : '(full)'}${standardArg ? ` --data-standard=${standardArg}` : ''}: c=${CONFIG.connections}, warm-up ${CONFIG.warmup} s, window ${CONFIG.duration} s; phases ${[...phases].join(', ')}${profileArg ? '; profiling' : ''}; ${PIN ? `servers pinned to CPU ${SERVER_CPU}, load generator to CPU ${DRIVER_CPU}` : 'no CPU pinning'}`);
   const phaseTimes: string[] = [];
   const phase = async (name: string, fn: () => Promise<void>) => {
     const start = performance.now();

@@ -15,8 +15,8 @@ import { SourceMap } from 'node:module';
 import type { CompiledModel, CompiledResource } from '../../spec/model/compiled.js';
 import type { DataStore, StoredRecord } from '../../reference/store/store.js';
 import type { ClientConfig } from '../../reference/config/types.js';
-import { servedDocumentFile } from '../../spec/model/served.js';
-import { defaultStandard } from '../../spec/model/upstream.js';
+import { compileServed, servedDocumentFile } from '../../spec/model/served.js';
+import { dataStandards, defaultStandard, type DataStandard } from '../../spec/model/upstream.js';
 import {
   BENCH_CLIENT, ROSTER_CLIENT, DELETED_DAY_BASE, DESCRIPTOR_VALUES, RESOURCES, SCHOOLS, STUDENTS, descriptorDoc, schoolDoc, schoolId, ssaDoc, studentDoc, type NS,
 } from '../data.js';
@@ -78,6 +78,10 @@ function loadBase(): number {
 
 const gc = () => { const g = (globalThis as { gc?: () => void }).gc; if (g) { g(); g(); } };
 
+/** The data standard served (bench/run.ts --data-standard), the reference's default otherwise. */
+const standard = (process.env.BENCH_DATA_STANDARD ?? defaultStandard) as DataStandard;
+if (!(dataStandards as readonly string[]).includes(standard)) throw new Error(`bench: no data standard ${standard} (${dataStandards.join(', ')})`);
+
 serve({
   async start() {
     const t0 = performance.now();
@@ -87,20 +91,21 @@ serve({
     const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
     // Free ports for both services, so that the bench runs beside `npm start` (8080, 8081).
     const overrides = {
-      port: 0, rosteringPort: 0, host: '127.0.0.1', clients,
+      port: 0, rosteringPort: 0, host: '127.0.0.1', clients, dataStandard: standard,
       // The durability phase: a journaled store, with or without an fsync per write.
       ...(process.env.BENCH_DATA_STORE ? { dataStore: process.env.BENCH_DATA_STORE, journalFsync: process.env.BENCH_JOURNAL_FSYNC === '1' } : {}),
     };
     if (mode === 'reference') {
-      const { model } = await import('../../spec/model/index.js');
+      // The model is compiled inside startReference(), as `npm start` does (only the standard served).
       const tModel = performance.now();
       const { startReference } = await import('../../reference/server.js');
       const tImports = performance.now();
       const ref = await startReference({ overrides });
       const tReady = performance.now();
+      const model = ref.served.model;
       const extra = ref as unknown as Record<string, unknown>;
       const rosteringBaseUrl = Object.entries(extra).find(([k, v]) => /^rostering.*url$/i.test(k) && typeof v === 'string')?.[1] as string | undefined;
-      const paths = (name: 'resources' | 'descriptors') => (JSON.parse(readFileSync(new URL(`../../${servedDocumentFile(defaultStandard, name)}`, import.meta.url), 'utf8')) as { paths: Record<string, object> }).paths;
+      const paths = (name: 'resources' | 'descriptors') => (JSON.parse(readFileSync(new URL(`../../${servedDocumentFile(standard, name)}`, import.meta.url), 'utf8')) as { paths: Record<string, object> }).paths;
       const doc = { paths: { ...paths('resources'), ...paths('descriptors') } };
       running = {
         baseUrl: ref.dataApiBaseUrl, store: ref.store, model, close: ref.close, resources: model.resources.length,
@@ -116,7 +121,7 @@ serve({
     const { startCustom } = await import('../custom-start.js');
     let model: CompiledModel;
     if (mode === 'custom-trimmed') model = (await import('../trimmed-model.js')).trimmedModel().model;
-    else model = (await import('../../spec/model/index.js')).model;
+    else model = compileServed(standard);
     const tModel = performance.now();
     const ref = await startCustom(model, version, overrides);
     const tReady = performance.now();
