@@ -10,6 +10,7 @@ import { covers, deviationFor, isExpired } from '../deviations.js';
 import { curlOf } from '../evidence.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
+import { BASELINE_ENV, BaselineError, GATE_ENV, compareWithBaseline, comparisonLines, gateStatus, loadBaseline } from './baseline.js';
 import { fromMetadata, runMetadata, type RunMetadata } from './run-metadata.js';
 import type { ConformanceReport, Counts, Exchange, RuleResult, TestResult } from './types.js';
 import { contributions, ruleVerdict } from './verdict.js';
@@ -39,7 +40,19 @@ export default class ConformanceReporter implements Reporter {
     const recorded = fromMetadata(config.metadata);
     if (!recorded) console.log('conformance: the run recorded no target in its metadata; reporting the target named by TARGET');
     this.run = recorded ?? runMetadata();
+    const file = process.env[BASELINE_ENV];
+    try {
+      if (file) this.baseline = { file, report: loadBaseline(file) };
+    } catch (err) {
+      if (!(err instanceof BaselineError)) throw err;
+      this.baselineProblem = err.message;
+      console.log(`conformance: ${err.message}`);
+    }
   }
+
+  /** The earlier report to compare with (CONFORMANCE_BASELINE), or why it cannot serve. */
+  private baseline?: { file: string; report: ReturnType<typeof loadBaseline> };
+  private baselineProblem?: string;
 
   /** Errors outside any test (a failed global setup or preflight): the report says why. */
   private readonly outsideErrors: string[] = [];
@@ -60,6 +73,7 @@ export default class ConformanceReporter implements Reporter {
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
     const report = buildReport(this.tests, this.results, this.rootDir, this.run ?? runMetadata());
     if (this.outsideErrors.length && !this.results.size) report.summary.aborted = this.outsideErrors.join('\n');
+    if (this.baseline) report.comparison = compareWithBaseline(report, this.baseline.report, this.baseline.file);
     assertValid(report, this.rootDir);
     mkdirSync(this.outputDir, { recursive: true });
     writeFileSync(join(this.outputDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
@@ -71,6 +85,15 @@ export default class ConformanceReporter implements Reporter {
     const { unfinished } = report.summary.tests;
     if (unfinished) console.log(`conformance: ${unfinished} test(s) did not finish (the run stopped before them): their rules are untested, not passed`);
     console.log(`conformance: ${report.summary.verdict} — MUST ${must.pass} pass, ${must.fail} fail, ${must['not-applicable']} n/a, ${must.untested} untested → ${join(this.outputDir, 'conformance.html')}`);
+    if (report.comparison) for (const line of comparisonLines(report.comparison, report.target.name)) console.log(line);
+    const gate = process.env[GATE_ENV];
+    if (gate) {
+      // The exit code says only whether anything regressed (reporter/baseline.ts), not the verdict.
+      if (gate !== 'regressions') console.log(`conformance: ${GATE_ENV}=${gate} is no gate this harness knows (regressions)`);
+      else if (!report.comparison) console.log(`conformance: ${GATE_ENV}=regressions needs a usable ${BASELINE_ENV}${this.baselineProblem ? '' : ' (none given)'}`);
+      const aborted = !!report.summary.aborted || result.status === 'interrupted' || result.status === 'timedout';
+      return { status: gate === 'regressions' ? gateStatus(report.comparison, aborted) : 'failed' };
+    }
     if (result.status === 'interrupted' || result.status === 'timedout') return undefined;
     if (report.summary.verdict !== 'conformant') return { status: 'failed' };
     return process.env.CONFORMANCE_STRICT === '1' ? undefined : { status: 'passed' };

@@ -1,4 +1,4 @@
-import type { ConformanceReport, DeviationEntry, RuleResult, TestResult } from './types.js';
+import type { Comparison, ConformanceReport, DeviationEntry, RuleResult, TestResult } from './types.js';
 
 /** A self-contained page (no external assets): verdict, counts, failing rules first with evidence. */
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -65,10 +65,18 @@ pre.curl{background:#f4f4ff}details.exchange{margin:.3em 0}
 <p>Tests: ${report.summary.tests.passed} passed, ${report.summary.tests.failed} failed, ${report.summary.tests.skipped} skipped.</p>${report.summary.aborted ? `<pre id="aborted">not run: ${esc(report.summary.aborted)}</pre>` : ''}
 <h2>By level</h2><table><tr><td>MUST</td><td id="must-counts">${counts(report.summary.byLevel.MUST as unknown as Record<string, number>)}</td></tr><tr><td>SHOULD</td><td>${counts(report.summary.byLevel.SHOULD as unknown as Record<string, number>)}</td></tr></table>
 <h2>By family</h2><table>${families}</table>
+${report.comparison ? comparisonSection(report.comparison) : ''}
 ${section('data-api', 'Data API rules')}
 ${section('rostering', 'Rostering rules')}
 <h2>Known deviations</h2>${report.deviations.applied.length + report.deviations.expired.length + report.deviations.unmatched.length ? '' : '<p>None declared.</p>'}
 ${deviationList('Applied', report.deviations.applied)}${deviationList('Expired (no longer applied)', report.deviations.expired)}${deviationList('Matching no test', report.deviations.unmatched)}
 </body></html>
 `;
+}
+
+/** The run against its baseline (CONFORMANCE_BASELINE): rules that regressed first. */
+function comparisonSection(c: Comparison): string {
+  const list = (id: string, title: string, ids: string[]) => `<h3>${title} (${ids.length})</h3>${ids.length ? `<ul id="${id}">${ids.map((r) => `<li><code>${esc(r)}</code></li>`).join('')}</ul>` : ''}`;
+  return `<h2>Against the baseline</h2><p>${esc(c.baseline.file)}: ${esc(c.baseline.target)}, ${esc(c.baseline.verdict)}, ${esc(c.baseline.timestamp)}</p>
+${list('regressed', 'Regressed: passed before, fail now', c.regressed)}${list('newly-passing', 'Newly passing', c.newlyPassing)}${list('no-longer-judged', 'Passed before, not judged now', c.noLongerJudged)}`;
 }

@@ -20,6 +20,19 @@ export interface ConformanceReport {
     /** Unexpired entries that matched no test of the run. */
     unmatched: DeviationEntry[];
   };
+  /** Against an earlier report of the target (CONFORMANCE_BASELINE), when one was given. */
+  comparison?: Comparison;
+}
+
+/** A run against its baseline (reporter/baseline.ts): rule ids by how their verdict moved. */
+export interface Comparison {
+  baseline: { file: string; target: string; timestamp: string; verdict: string };
+  /** Passed in the baseline, fail now. */
+  regressed: string[];
+  /** Did not pass in the baseline, pass now. */
+  newlyPassing: string[];
+  /** Passed in the baseline, untested or not applicable now. */
+  noLongerJudged: string[];
 }
 
 export interface DeviationEntry {
