@@ -71,6 +71,18 @@ export default class ConformanceReporter implements Reporter {
    * test) also fails on any failing test, as a project's own CI must.
    */
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
+    const status = this.finish(result);
+    // `playwright merge-reports` ignores a reporter's status and calls process.exit(0): a merged
+    // sharded run exits by its merged verdict (or gate) all the same, set as the process exits.
+    if (process.argv.includes('merge-reports')) {
+      const code = (status?.status ?? result.status) === 'passed' ? 0 : 1;
+      process.once('exit', () => { process.exitCode = code; });
+    }
+    return status;
+  }
+
+  /** Writes the reports and says the run's status (undefined: Playwright's own). */
+  private finish(result: FullResult): { status: FullResult['status'] } | undefined {
     const report = buildReport(this.tests, this.results, this.rootDir, this.run ?? runMetadata());
     if (this.outsideErrors.length && !this.results.size) report.summary.aborted = this.outsideErrors.join('\n');
     if (this.baseline) report.comparison = compareWithBaseline(report, this.baseline.report, this.baseline.file);

@@ -67,3 +67,21 @@ test('real Playwright runs: CONFORMANCE_GATE=regressions exits 1 on one injected
   // The gate without a baseline proves nothing: exit 1.
   assert.equal((await run(join(dir, 'none'), { CONFORMANCE_GATE: 'regressions' })).code, 1);
 });
+
+test('real sharded runs: merge-reports exits by the merged verdict, and by the gate when one is set', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'baseline-shards-'));
+  const cli = (args: string[], env: Record<string, string>) => promisify(execFile)(process.execPath, ['node_modules/@playwright/test/cli.js', ...args], {
+    env: { ...process.env, CONFORMANCE_STRICT: '', FORCE_COLOR: '0', ...env },
+  }).then(() => 0, (err: { code?: number }) => err.code ?? -1);
+  for (const shard of ['1/2', '2/2']) {
+    await cli(['test', '-c', 'suites/_harness/tests/check-demo/playwright.config.ts', `--shard=${shard}`, '--reporter=blob'], { PLAYWRIGHT_BLOB_OUTPUT_DIR: join(dir, 'blob'), PWTEST_BLOB_DO_NOT_REMOVE: '1', PLAYWRIGHT_BLOB_OUTPUT_NAME: `shard-${shard.replace('/', '-')}.zip` });
+  }
+  const merge = (reports: string, env: Record<string, string> = {}) => cli(['merge-reports', '--config', 'suites/_harness/tests/check-demo/merge.config.ts', join(dir, 'blob')], { CHECK_DEMO_REPORTS: reports, ...env });
+  assert.equal(await merge(join(dir, 'merged')), 1, 'the merged demo is not conformant: exit 1, not merge-reports\' usual 0');
+  const merged = JSON.parse(readFileSync(join(dir, 'merged', 'conformance.json'), 'utf8')) as ConformanceReport;
+  assert.equal(merged.summary.verdict, 'not-conformant');
+  assert.ok(merged.summary.tests.passed > 0 && merged.summary.tests.failed > 0, 'both shards\' tests are in the merge');
+  const own = join(dir, 'own.json');
+  writeFileSync(own, JSON.stringify(merged));
+  assert.equal(await merge(join(dir, 'gated'), { CONFORMANCE_BASELINE: own, CONFORMANCE_GATE: 'regressions' }), 0, 'nothing regressed against its own report');
+});
