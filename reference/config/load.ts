@@ -45,6 +45,8 @@ export interface Settings {
   pageSizeLimit: number;
   /** The data standard served; absent: the seed's, 4.0 (types.ts `dataStandard`). */
   dataStandard?: DataStandard;
+  /** Resources that accept `_ext` besides the standard's own (types.ts `extensionResources`). */
+  extensionResources: string[];
   schoolYears: { min: number; max: number };
   issuer: { issuer?: string; audience?: string; privateKeyPem?: string };
   clients: Client[];
@@ -136,6 +138,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
     ...namingOf(config),
     pageSizeLimit: config.pageSizeLimit ?? 500,
     ...(config.dataStandard ? { dataStandard: config.dataStandard } : {}),
+    extensionResources: config.extensionResources ?? [],
     schoolYears: config.schoolYears ?? { min: 1991, max: 2050 },
     // The issuer key may come from the environment, so that test harnesses can sign tokens too.
     issuer: { ...(config.issuer ?? {}), ...(process.env.REFERENCE_ISSUER_PRIVATE_KEY_PEM ? { privateKeyPem: process.env.REFERENCE_ISSUER_PRIVATE_KEY_PEM } : {}) },

@@ -73,6 +73,14 @@ export interface ReferenceConfig {
    * `dataModels` names it. Unset: `"4.0"`, the seed's standard.
    */
   dataStandard?: '4.0' | '5.2' | '6.1';
+  /**
+   * Resources (singular names, e.g. `"credential"`) that accept and return `_ext`, an object
+   * keyed by extension name holding extension fields, as an upstream deployment with an
+   * extension installed does (the seed: "Present on some resources (for example credential)").
+   * On 4.0 the seed's credential has it anyway; 5.2 and 6.1 as upstream ship none. A name the
+   * standard lacks stops start-up (exit 2).
+   */
+  extensionResources?: string[];
   /** School years accepted by default: 1991 to 2050. */
   schoolYears?: { min: number; max: number };
   /** The token issuer. Without a key the reference generates an RSA key pair at start. */

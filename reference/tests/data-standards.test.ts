@@ -89,3 +89,20 @@ test('unset: the seed\'s standard, 4.0, and its generated documents, byte for by
     await ref.close();
   }
 });
+
+test('extensionResources: the named resources accept and return _ext on a standard that ships none; a name the standard lacks is refused by name', async () => {
+  const ref = await startForTest({ dataStandard: '5.2', extensionResources: ['credential', 'student'] });
+  try {
+    const ext = { conformance: { note: 'written through _ext', attempts: 3 } };
+    const student = { studentUniqueId: 'ext-1', firstName: 'E', lastSurname: 'X', birthDate: '2010-01-02', _ext: ext };
+    const res = await ref.data('students', { method: 'POST', body: JSON.stringify(student) });
+    assert.equal(res.status, 201, await res.clone().text());
+    const read = (await (await fetch(res.headers.get('location')!, { headers: { Authorization: `Bearer ${ref.token}` } })).json()) as { _ext?: unknown };
+    assert.deepEqual(read._ext, ext);
+    assert.equal(ref.served.model.byName.get('credential')!.fields._ext?.kind, 'extension');
+    assert.equal(ref.served.model.byName.get('school')!.fields._ext, undefined, 'only the named resources');
+  } finally {
+    await ref.close();
+  }
+  await assert.rejects(startForTest({ dataStandard: '5.2', extensionResources: ['parent'] }), (e: Error) => e.message === 'extensionResources: Data Standard 5.2 has no resource parent (singular names, e.g. "credential")');
+});

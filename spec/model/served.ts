@@ -38,9 +38,9 @@ export const SERVED: Readonly<Record<DataStandard, ServedStandard>> = {
   },
 };
 
-/** The model a deployment of `standard` serves (only that standard is compiled). */
-export function compileServed(standard: DataStandard): CompiledModel {
-  return compileStandard(standard, { overlay: SERVED[standard].overlay });
+/** The model a deployment of `standard` serves (only that standard is compiled), with any rows a deployment adds (an installed extension). */
+export function compileServed(standard: DataStandard, more: readonly OverlayEntry[] = []): CompiledModel {
+  return compileStandard(standard, { overlay: [...SERVED[standard].overlay, ...more] });
 }
 
 /** Where a standard's generated data-API documents are (repository-relative; `other` is shared: spec/openapi/other.json). */

@@ -107,13 +107,19 @@ const isDescriptorUrl = (url: string) => /Descriptors\/[^/]+$/i.test(new URL(url
  * (dependents before what they reference), then the descriptors all at once, since once the
  * records are gone nothing the test made references them. A deployment 40 ms away pays a round
  * trip per sequential delete, and the generated tests make several descriptors each. A 404 is
- * fine (deleted already); anything else is left behind, and named.
+ * fine (deleted already); anything else is left behind, and named. A DELETE is idempotent, so one
+ * whose connection was reset before any answer (a keep-alive connection the server closed as it
+ * was reused: seen on a saturated machine) is sent once more instead of failing the test.
  */
 export async function deleteCreated(request: APIRequestContext, created: { url: string }[], what: string): Promise<void> {
   const token = sharedTokens().primary;
   const leftovers: string[] = [];
+  const send = (url: string) => request.delete(url, { headers: { Authorization: `Bearer ${token}` } });
   const remove = async (url: string) => {
-    const res = await request.delete(url, { headers: { Authorization: `Bearer ${token}` } });
+    const res = await send(url).catch((err: Error) => {
+      if (!/ECONNRESET|socket hang up/.test(err.message)) throw err;
+      return send(url);
+    });
     if (res.status() !== 204 && res.status() !== 404) leftovers.push(`${url} → ${res.status()}`);
   };
   const newestFirst = [...created].reverse().map((c) => c.url);
