@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import type { ClientCredentials, Target } from '../targets/types.js';
@@ -57,6 +57,12 @@ export function loadTarget(file = targetFile): ResolvedTarget {
   const schema = JSON.parse(readFileSync(new URL('../../spec/schemas/target.schema.json', import.meta.url), 'utf8')) as object;
   const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
   if (!validate(raw)) throw new Error(`target ${file} is invalid: ${(validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`).join('; ')}`);
+  // Key files are named relative to the target file, as whoever wrote it reads them, not to
+  // wherever the run is started (a wrong directory made 2–13 MUST rules fail, issue #24).
+  const here = dirname(resolve(file));
+  for (const key of [raw.rostering?.issuerPublicKey, raw.capabilities?.issuerSigningKey, raw.capabilities?.testIssuer]) {
+    if (key?.pemFile) key.pemFile = resolve(here, key.pemFile);
+  }
   // An embedded reference may be placed on other ports (REFERENCE_PORT) so runs can coexist: its
   // processes take ports from the file's data-API port up, and each moves by the same offset.
   if (EMBEDDED_TARGETS[resolve(file)] && (process.env.REFERENCE_PORT || process.env.ROSTERING_PORT)) {

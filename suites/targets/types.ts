@@ -97,7 +97,7 @@ export interface RosteringTarget {
   /**
    * The issuer's public key, as the rostering service is configured with it
    * (OAUTH2_PUBLIC_KEY_PEM: SPKI PEM, on one line with literal \n or not): a literal, a file path
-   * or an environment variable name. Vendors publish it freely. With it the suites check locally
+   * (relative to the target file) or an environment variable name. Vendors publish it freely. With it the suites check locally
    * that a token another declared flow's token endpoint issued is signed for this service, so
    * that its refusal here can only come from its `iss` or `aud` (the issuer and audience rules,
    * checked without any signing key).
@@ -277,12 +277,12 @@ export interface Capabilities {
   /** An administrative endpoint returning a digest of the store (proves a run leaves no trace). */
   storeDigest?: { url: string; key?: string; secret?: string; keyEnv?: string; secretEnv?: string };
   /**
-   * PEM private key of the issuer, for crafting tokens (file path or env variable name). Tests
+   * PEM private key of the issuer, for crafting tokens (file path, relative to the target file, or env variable name). Tests
    * prefer declared rostering clients and `testIssuer`; only the embedded reference offers this.
    */
   issuerSigningKey?: { pemFile?: string; pemEnv?: string };
   /**
-   * The suites' own signing key (PKCS#8 PEM private key, file path or env variable name), whose
+   * The suites' own signing key (PKCS#8 PEM private key, file path relative to the target file, or env variable name), whose
    * public key the rostering service under test is configured to trust in addition to its real
    * issuer's, with the same algorithm and the same iss/aud/exp checks. The suites sign tokens
    * with any claims with it (copying iss and aud from a real token), for the rules that need

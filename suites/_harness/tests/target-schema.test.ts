@@ -24,3 +24,21 @@ test('capabilities.extension.fields takes field names with string, number or boo
     assert.equal(validate(withFields(bad)), false, JSON.stringify(bad));
   }
 });
+
+test('key files are read relative to the target file, not to the directory the run starts in', async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { join, sep } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const { loadTarget } = await import('../target.js');
+  const dir = mkdtempSync(join(tmpdir(), 'target-keys-'));
+  const file = join(dir, 'vendor.json');
+  writeFileSync(file, JSON.stringify({
+    name: 'vendor', dataApi: { baseUrl: 'http://127.0.0.1:9/api' }, clients: { primary: { key: 'k', secret: 's' } },
+    rostering: { baseUrl: 'http://127.0.0.1:9', issuerPublicKey: { pemFile: 'keys/issuer.pub' } },
+    capabilities: { testIssuer: { pemFile: `.${sep}keys${sep}test.pem` }, issuerSigningKey: { pemFile: '/abs/issuer.pem' } },
+  }));
+  const t = loadTarget(file);
+  assert.equal(t.rostering?.issuerPublicKey?.pemFile, join(dir, 'keys', 'issuer.pub'));
+  assert.equal(t.capabilities?.testIssuer?.pemFile, join(dir, 'keys', 'test.pem'));
+  assert.equal(t.capabilities?.issuerSigningKey?.pemFile, '/abs/issuer.pem', 'an absolute path stays');
+});
