@@ -104,8 +104,13 @@ export function resolveTarget(raw: Target): ResolvedTarget {
     ...raw.dataApi,
     baseUrl: raw.dataApi.baseUrl.replace(/\/$/, ''),
   };
+  // The seed writes scopes `{scope_base}/<name>`: a declared base is taken with or without its
+  // slash (without it, every rostering client used to read 'scopes are [X], declared [X]').
+  const scopeBase = raw.rostering?.scopeBase;
+  const rostering = raw.rostering && scopeBase && !scopeBase.endsWith('/') ? { ...raw.rostering, scopeBase: `${scopeBase}/` } : raw.rostering;
   return {
     ...raw,
+    ...(rostering ? { rostering } : {}),
     dataApi,
     testData: { namespacePrefix: raw.testData?.namespacePrefix ?? 'uri://conformance.test' },
     dataRoot: `${dataApi.baseUrl}/data/v3/${dataApi.namespaceSegment}`,

@@ -71,7 +71,11 @@ export interface DataApiTarget {
 
 export interface RosteringTarget {
   baseUrl: string;
-  /** Scope base prepended to `roster-core.readonly` etc. @default "" */
+  /**
+   * `{scope_base}` of the rostering scopes (seed: `{scope_base}/<name>`), e.g. OneRoster's
+   * `https://purl.imsglobal.org/spec/or/v1p2/scope`, with or without its trailing slash; empty
+   * for bare names (`roster-core.readonly`). @default ""
+   */
   scopeBase?: string;
   /**
    * Education organization ids reserved for the rostering suites: they create (and afterwards

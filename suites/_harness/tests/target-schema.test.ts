@@ -42,3 +42,13 @@ test('key files are read relative to the target file, not to the directory the r
   assert.equal(t.capabilities?.testIssuer?.pemFile, join(dir, 'keys', 'test.pem'));
   assert.equal(t.capabilities?.issuerSigningKey?.pemFile, '/abs/issuer.pem', 'an absolute path stays');
 });
+
+test('a scope base is taken with or without its trailing slash, and an empty one stays empty', async () => {
+  const { resolveTarget } = await import('../target.js');
+  const at = (scopeBase?: string) => resolveTarget({ name: 't', dataApi: { baseUrl: 'http://x/api' }, clients: { primary: { key: 'k', secret: 's' } }, rostering: { baseUrl: 'http://x:1', ...(scopeBase === undefined ? {} : { scopeBase }) } }).rostering?.scopeBase;
+  const oneRoster = 'https://purl.imsglobal.org/spec/or/v1p2/scope';
+  assert.equal(at(oneRoster), `${oneRoster}/`);
+  assert.equal(at(`${oneRoster}/`), `${oneRoster}/`);
+  assert.equal(at(''), '');
+  assert.equal(at(undefined), undefined);
+});
