@@ -3,6 +3,7 @@ import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { SignJWT, decodeJwt, decodeProtectedHeader, importPKCS8 } from 'jose';
 import { declaredStandard, inheritedDecision, judgedFor, judgedLine, standardFromDiscovery, standardProblem, type FoundStandard } from './data-standard.js';
 import { model } from './judged-model.js';
+import { ROSTER_PREFIX } from '../../spec/generate/openapi-rostering.js';
 import { storeDigest } from './store-digest.js';
 import type { ShortLivedClient } from '../targets/types.js';
 import { credentials, unsetCredentialVariables, type ResolvedTarget } from './target.js';
@@ -100,7 +101,7 @@ export async function preflight(request: APIRequestContext, target: ResolvedTarg
 
   // 4. Everything else, side by side.
   const ctx: Probe = { request, target, tokens, auth };
-  const found = await Promise.all([problemTypePrefix(ctx), namespacePrefixes(ctx), ...capabilityProbes(ctx)]);
+  const found = await Promise.all([problemTypePrefix(ctx), namespacePrefixes(ctx), pageSizeMaximum(ctx), rosteringBase(ctx), ...capabilityProbes(ctx)]);
   const digest = await digestOf(ctx);
   return { problems: dedupe([...found.flat(), ...digest.problems]), tokens, standard: standardLine, ...(digest.value ? { digest: digest.value } : {}) };
 }
@@ -151,6 +152,60 @@ async function problemTypePrefix(p: Probe): Promise<PreflightProblem[]> {
   const at = type.indexOf('bad-request');
   const theirs = at > 0 ? ` (the deployment's appears to be '${type.slice(0, at)}')` : '';
   return [{ field: 'dataApi.errorTypePrefix', message: `GET ${url} answered a problem of type '${type}', which does not start with '${prefix}'${theirs}` }];
+}
+
+/**
+ * The declared maximum page size: `limit=<max>` must be taken. Above it, only a mistake the
+ * probes can prove is named: `limit=<max+1>` taken while a far larger limit is refused means
+ * the deployment's maximum is higher than declared. A deployment that refuses nothing is the
+ * limits suite's to judge, not a declaration to fix.
+ */
+async function pageSizeMaximum(p: Probe): Promise<PreflightProblem[]> {
+  const max = p.target.dataApi.pageSizeMaximum;
+  const at = (limit: number) => get(p, `${p.target.dataRoot}/${PROBE_COLLECTION}?limit=${limit}`);
+  const [atMax, over, farOver] = await Promise.all([at(max), at(max + 1), at(max * 1000)]);
+  const status = (r: APIResponse | Error) => (r instanceof Error ? undefined : r.status());
+  if (status(atMax) === 400) return [{ field: 'dataApi.pageSizeMaximum', message: `GET …/${PROBE_COLLECTION}?limit=${max} answered 400: the deployment's maximum page size is lower than the declared ${max}` }];
+  if (status(over) === 200 && status(farOver) === 400) return [{ field: 'dataApi.pageSizeMaximum', message: `GET …/${PROBE_COLLECTION}?limit=${max + 1} answered 200 and limit=${max * 1000} 400: the deployment's maximum page size is higher than the declared ${max}` }];
+  return [];
+}
+
+/**
+ * The rostering service's base URL is where its paths start (`{baseUrl}/std/roster/rostering/v1p2/…`):
+ * a base that already ends in that prefix, or in one of its collections, doubles it.
+ */
+async function rosteringBase(p: Probe): Promise<PreflightProblem[]> {
+  const base = p.target.rostering?.baseUrl.replace(/\/$/, '');
+  if (!base) return [];
+  const path = new URL(base).pathname;
+  const at = path.indexOf(ROSTER_PREFIX);
+  if (at < 0) return [];
+  return [{ field: 'rostering.baseUrl', message: `'${base}' already holds the service's path ${ROSTER_PREFIX}: give only what comes before it ('${base.slice(0, base.length - path.length + at) || base}')` }];
+}
+
+/**
+ * The vendor word of profile media types (`application/vnd.<vendor>.<resource>.<profile>.readable+json`):
+ * a profiled read refused under the declared word and answered under another known one (the
+ * specification's `core`, upstream's `ed-fi`, the namespace segment) is a declaration to fix.
+ * Refused under every one, it is the profiles suite's to judge.
+ */
+async function mediaTypeVendor(p: Probe, cap: { resource: string; name: string }): Promise<PreflightProblem[]> {
+  const resource = model.byName.get(cap.resource);
+  const token = p.tokens.profiled;
+  if (!resource || !token) return [];
+  const url = `${p.target.dataRoot}/${resource.endpoint}?limit=1`;
+  const type = (vendor: string) => `application/vnd.${vendor}.${cap.resource.toLowerCase()}.${cap.name.toLowerCase()}.readable+json`;
+  const read = (vendor: string) => get(p, url, { Authorization: `Bearer ${token}`, Accept: type(vendor) });
+  const declared = p.target.dataApi.mediaTypeVendor;
+  const refused = await read(declared);
+  if (refused instanceof Error || refused.status() === 200) return [];
+  for (const other of [...new Set(['core', 'ed-fi', p.target.dataApi.namespaceSegment])].filter((v) => v !== declared)) {
+    const res = await read(other);
+    if (!(res instanceof Error) && res.status() === 200) {
+      return [{ field: 'dataApi.mediaTypeVendor', message: `GET ${url} with Accept ${type(declared)} answered ${refused.status()}, with ${type(other)} 200: the deployment's vendor word is '${other}'` }];
+    }
+  }
+  return [];
 }
 
 /** What token_info says about a client's token, where the deployment offers it (optional upstream). */
@@ -211,7 +266,7 @@ function capabilityProbes(p: Probe): Promise<PreflightProblem[]>[] {
       ...[['resource', cap.resource], ['readOnlyResource', cap.readOnlyResource]].filter(([, r]) => !model.byName.has(r)).map(([k, r]) => ({ field: `capabilities.profile.${k}`, message: `'${r}' is not a resource of the data standard (singular names, e.g. 'academicWeek')` }))];
     const assigned = strings((await tokenInfo(p, 'profiled'))?.assigned_profiles);
     if (assigned && !assigned.some((a) => a.toLowerCase() === cap.name.toLowerCase())) problems.push({ field: 'capabilities.profile.name', message: `client profiled is assigned ${assigned.length ? assigned.map((a) => `'${a}'`).join(', ') : 'no profile'}, not '${cap.name}'` });
-    return problems;
+    return [...problems, ...(await mediaTypeVendor(p, cap))];
   });
   if (caps.permissionLimits) probe(async () => {
     const cap = caps.permissionLimits!;

@@ -131,6 +131,12 @@ const cases: [string, () => Promise<Record<string, unknown>> | Record<string, un
   ['an issuer key file that is not there', () => ({ 'capabilities.issuerSigningKey': { pemFile: '/nonexistent/key.pem' } }), 'capabilities.issuerSigningKey.pemFile'],
   ['an unreachable lowered-page-size deployment', async () => ({ 'capabilities.loweredPageSize.baseUrl': `http://127.0.0.1:${await closedPort()}/v7.3/api` }), 'capabilities.loweredPageSize.baseUrl'],
   ['a lowered-page-size deployment where the primary client gets no token', () => ({ 'capabilities.loweredPageSize.baseUrl': `${ref.dataApiBaseUrl}/nothing` }), 'capabilities.loweredPageSize.baseUrl'],
+  // Issue #24 point 3: the declaration mistakes that were reported as the deployment's failures.
+  ['a maximum page size above the deployment\'s (500)', () => ({ 'dataApi.pageSizeMaximum': 501 }), 'dataApi.pageSizeMaximum'],
+  ['a maximum page size below the deployment\'s (500)', () => ({ 'dataApi.pageSizeMaximum': 499 }), 'dataApi.pageSizeMaximum'],
+  ['upstream\'s media-type vendor word on a deployment saying core', () => ({ 'dataApi.mediaTypeVendor': 'ed-fi' }), 'dataApi.mediaTypeVendor'],
+  ['a rostering base URL holding the service\'s path', () => ({ 'rostering.baseUrl': `${ref.rosteringBaseUrl}/std/roster/rostering/v1p2` }), 'rostering.baseUrl'],
+  ['a rostering base URL naming a collection', () => ({ 'rostering.baseUrl': `${ref.rosteringBaseUrl}/std/roster/rostering/v1p2/orgs` }), 'rostering.baseUrl'],
 ];
 
 for (const [what, changes, field] of cases) {

@@ -12,6 +12,7 @@ import type { RosteringFlows, RosteringOrganizations } from '../../targets/types
 import { flowsDescription } from './flows.js';
 import { issuingDataApi, rosteringRun } from './setup.js';
 import type { World } from './world.js';
+import { ROSTER_PREFIX } from '../../../spec/generate/openapi-rostering.js';
 
 /**
  * The rostering service under test: where it is, its scopes, and tokens for it. Tokens come
@@ -21,7 +22,8 @@ import type { World } from './world.js';
  * Crafted tokens copy `iss` and `aud` from a real token, so the suites assume nothing about the
  * deployment's values.
  */
-export const PREFIX = '/std/roster/rostering/v1p2';
+/** Where every rostering path starts below the service's base URL (the interface description's). */
+export const PREFIX = ROSTER_PREFIX;
 
 /** The resources the seed names (What the service does). */
 export const RESOURCES = ['academicSessions', 'classes', 'courses', 'enrollments', 'orgs', 'schools', 'terms', 'gradingPeriods', 'users', 'students', 'teachers', 'demographics'] as const;
