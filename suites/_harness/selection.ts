@@ -11,3 +11,38 @@ export function selects(argv: string[], pattern: RegExp): boolean {
 
 /** Whether a Playwright command line runs the rostering suites (and needs their extra servers). */
 export const rosteringSelected = (argv: string[]): boolean => selects(argv, /rostering/);
+
+/** Options of `playwright test` that take a value as the next argument (never a file filter). */
+const WITH_VALUE = new Set(['-c', '--config', '--reporter', '-j', '--workers', '--output', '--project', '--shard', '--repeat-each', '--retries', '--timeout', '--max-failures', '--trace', '--global-timeout', '--tsconfig', '--update-snapshots', '-u']);
+/** Options that select tests; with a value unless written `--opt=value`. */
+const SELECTING = new Set(['-g', '--grep', '-gv', '--grep-invert', '--only-changed']);
+const SELECTING_ALONE = new Set(['--last-failed', '--only-changed']);
+
+/**
+ * What a `playwright test` command line selects, when it selects part of the suites (`--grep`,
+ * `--grep-invert`, file filters, `--last-failed`, `--only-changed`); undefined for the whole run
+ * (a shard is a part too, but its verdict is the merge's). The reporter then also says how the
+ * selected rules fared, and exits by them (a vendor checking one rule), while the verdict about
+ * the deployment stays incomplete.
+ */
+export function selectionOf(argv: string[]): string | undefined {
+  const at = argv.indexOf('test');
+  if (at < 0) return undefined;
+  const args = argv.slice(at + 1);
+  const parts: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const name = a.split('=')[0];
+    if (SELECTING.has(name)) {
+      const takesNext = !a.includes('=') && !(SELECTING_ALONE.has(a) && (args[i + 1] ?? '-').startsWith('-'));
+      parts.push(takesNext ? `${a} ${args[++i]}` : a);
+    } else if (SELECTING_ALONE.has(a)) {
+      parts.push(a);
+    } else if (WITH_VALUE.has(a)) {
+      i++;
+    } else if (!a.startsWith('-')) {
+      parts.push(a);
+    }
+  }
+  return parts.length ? parts.join(' ') : undefined;
+}

@@ -12,6 +12,7 @@ import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { BASELINE_ENV, BaselineError, GATE_ENV, compareWithBaseline, comparisonLines, gateStatus, loadBaseline } from './baseline.js';
 import { fromMetadata, runMetadata, type RunMetadata } from './run-metadata.js';
+import { selectionOf } from '../selection.js';
 import type { ConformanceReport, Counts, Exchange, RuleResult, TestResult } from './types.js';
 import { contributions, ruleVerdict } from './verdict.js';
 
@@ -40,6 +41,7 @@ export default class ConformanceReporter implements Reporter {
     const recorded = fromMetadata(config.metadata);
     if (!recorded) console.log('conformance: the run recorded no target in its metadata; reporting the target named by TARGET');
     this.run = recorded ?? runMetadata();
+    this.selection = process.argv.includes('merge-reports') ? undefined : selectionOf(process.argv);
     const file = process.env[BASELINE_ENV];
     try {
       if (file) this.baseline = { file, report: loadBaseline(file) };
@@ -49,6 +51,9 @@ export default class ConformanceReporter implements Reporter {
       console.log(`conformance: ${err.message}`);
     }
   }
+
+  /** What the command line selected, when it ran part of the suites (selection.ts). */
+  private selection?: string;
 
   /** The earlier report to compare with (CONFORMANCE_BASELINE), or why it cannot serve. */
   private baseline?: { file: string; report: ReturnType<typeof loadBaseline> };
@@ -107,8 +112,23 @@ export default class ConformanceReporter implements Reporter {
       return { status: gate === 'regressions' ? gateStatus(report.comparison, aborted) : 'failed' };
     }
     if (result.status === 'interrupted' || result.status === 'timedout') return undefined;
+    if (this.selection && report.summary.verdict !== 'conformant') return this.selectionStatus(report);
     if (report.summary.verdict !== 'conformant') return { status: 'failed' };
     return process.env.CONFORMANCE_STRICT === '1' ? undefined : { status: 'passed' };
+  }
+
+  /**
+   * A run of part of the suites cannot make the deployment conformant (its other rules are
+   * untested), so the verdict stays incomplete; the exit code then says whether every MUST rule
+   * the selection judged passed, for a vendor checking one rule (`--grep @<rule>`).
+   */
+  private selectionStatus(report: ConformanceReport): { status: FullResult['status'] } {
+    const judged = report.rules.filter((r) => r.tests.length);
+    const must = judged.filter((r) => r.level === 'MUST');
+    const passing = must.filter((r) => r.verdict === 'pass').length;
+    console.log(`conformance: the selection (${this.selection}) judged ${judged.length} rule(s): MUST ${passing} of ${must.length} pass; the deployment's verdict needs the whole run`);
+    const failedTests = report.summary.tests.failed > 0 && process.env.CONFORMANCE_STRICT === '1';
+    return { status: must.length && passing === must.length && !report.summary.aborted && !failedTests ? 'passed' : 'failed' };
   }
 
   printsToStdio(): boolean {
