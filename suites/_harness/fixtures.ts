@@ -31,8 +31,8 @@ export class DataClient {
 
   private async recorded(method: string, url: string, headers: Record<string, string>, body: string | undefined, send: Promise<APIResponse>): Promise<APIResponse> {
     const res = await send;
-    this.exchanges.push(await exchangeOf(method, url, headers, body, res));
-    if (this.exchanges.length > 20) this.exchanges.shift();
+    // Through the test's own request fixture, the exchange is recorded there already.
+    if ((this.request as unknown as Record<symbol, unknown>)[RECORDS] !== true) keep(this.exchanges, await exchangeOf(method, url, headers, body, res));
     return res;
   }
 
@@ -141,7 +141,46 @@ interface Fixtures {
 
 const deviations = loadDeviations();
 
+/** Marks a request context that records its exchanges (recording below), and gives the one it wraps. */
+const RECORDS = Symbol('records exchanges');
+const UNRECORDED = Symbol('the request context recording wraps');
+/** The context under a recording one: cleanup after the test is no evidence of what failed. */
+const unrecorded = (request: APIRequestContext): APIRequestContext => ((request as unknown as Record<symbol, APIRequestContext | undefined>)[UNRECORDED] ?? request);
+/** The last 20 exchanges of a test are kept. */
+const keep = (exchanges: Exchange[], e: Exchange) => { exchanges.push(e); if (exchanges.length > 20) exchanges.shift(); };
+const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'fetch']);
+type RequestOptions = { method?: string; headers?: Record<string, string>; data?: unknown; form?: Record<string, string | number | boolean> };
+
+/**
+ * The test's request context, recording every exchange made through it (URLs given as strings),
+ * so that a failing test that talks HTTP itself (the rostering suites, token tests) carries the
+ * same replayable evidence as one using the data client.
+ */
+function recording(request: APIRequestContext, exchanges: Exchange[]): APIRequestContext {
+  return new Proxy(request, {
+    get(context, prop) {
+      if (prop === RECORDS) return true;
+      if (prop === UNRECORDED) return context;
+      const value = Reflect.get(context, prop, context) as unknown;
+      if (typeof value !== 'function') return value;
+      if (typeof prop !== 'string' || !METHODS.has(prop)) return (value as (...a: unknown[]) => unknown).bind(context);
+      return async (url: unknown, options: RequestOptions = {}) => {
+        const res = await (value as (u: unknown, o: unknown) => Promise<APIResponse>).call(context, url, options);
+        if (typeof url !== 'string') return res;
+        const method = prop === 'fetch' ? (options.method ?? 'GET').toUpperCase() : prop.toUpperCase();
+        const body = options.data !== undefined ? (typeof options.data === 'string' ? options.data : JSON.stringify(options.data))
+          : options.form ? new URLSearchParams(Object.fromEntries(Object.entries(options.form).map(([k, v]) => [k, String(v)]))).toString() : undefined;
+        keep(exchanges, await exchangeOf(method, url, options.headers ?? {}, body, res));
+        return res;
+      };
+    },
+  });
+}
+
 export const test = base.extend<Fixtures>({
+  request: async ({ request, exchanges }, use) => {
+    await use(recording(request, exchanges));
+  },
   exchanges: async ({}, use, testInfo) => {
     const list: Exchange[] = [];
     await use(list);
@@ -164,7 +203,7 @@ export const test = base.extend<Fixtures>({
   api: async ({ request, exchanges }, use) => {
     const created: { url: string }[] = [];
     await use(new DataClient(request, target, sharedTokens().primary, created, exchanges));
-    await deleteCreated(request, created, 'cleanup');
+    await deleteCreated(unrecorded(request), created, 'cleanup');
   },
   anon: async ({ request, exchanges }, use) => {
     await use(new DataClient(request, target, undefined, [], exchanges));

@@ -128,7 +128,8 @@ export default class ConformanceReporter implements Reporter {
     const passing = must.filter((r) => r.verdict === 'pass').length;
     console.log(`conformance: the selection (${this.selection}) judged ${judged.length} rule(s): MUST ${passing} of ${must.length} pass; the deployment's verdict needs the whole run`);
     const failedTests = report.summary.tests.failed > 0 && process.env.CONFORMANCE_STRICT === '1';
-    return { status: must.length && passing === must.length && !report.summary.aborted && !failedTests ? 'passed' : 'failed' };
+    // SHOULD rules warn, as in a whole run: a selection judging only SHOULD rules exits 0.
+    return { status: judged.length && passing === must.length && !report.summary.aborted && !failedTests ? 'passed' : 'failed' };
   }
 
   printsToStdio(): boolean {
