@@ -8,9 +8,10 @@ import { overlay } from './overlay.js';
  * The module-level model: the default data standard (upstream.ts's `defaultStandard`) with the
  * seed's differences laid over it (overlay.ts), built through the registry of standards
  * (standards.ts: `compileStandard` is `defineStandard` then `compileDefinitions`). Any other
- * standard is compiled on demand there. The reference imports this module only when no
- * `dataStandard` is configured (reference/served-standard.ts), so a configured deployment never
- * compiles it.
+ * standard is compiled on demand there. The default standard is the seed's, 4.0 (decision 44):
+ * this is what an unconfigured reference serves, and what the unit tests, tools and strength
+ * faults use. The reference itself compiles only the standard it serves (served-standard.ts) and
+ * never imports this module.
  */
 const defined = defineStandard(defaultStandard, { overlay });
 

@@ -3,8 +3,10 @@ import { K, N, R, coll, desc, descItem, ext, refItem, str, type Field, type Fiel
 /**
  * What the seed (000_7f8fb752a8086bf3.txt) states differently from the
  * upstream data standard. The seed is the law, so these win; each entry quotes the seed line it
- * follows, and `differs` names every place where the compiled model therefore differs from the
- * pinned extract (spec/tests/upstream.test.ts holds the two lists equal).
+ * follows. The seed's tables are 4.0's (decision 44): laid over 4.0 (what a 4.0 deployment
+ * serves), all but three rows are 4.0's own facts; `differs` names every place where the rows
+ * make a model differ from the 5.2 extract, where each row is a difference
+ * (spec/tests/seed-vs-4.0.test.ts holds both).
  */
 export interface OverlayEntry {
   resource: string;

@@ -8,9 +8,9 @@ import { diffAgainstUpstream } from '../model/upstream-diff.js';
 
 /**
  * Decision 44: the seed's resource tables describe Data Standard 4.0. So every row of the seed
- * overlay (written as the seed's differences from 5.2, spec/tests/upstream.test.ts) should be a
- * 4.0 fact, and the seed's differences from 4.0 are what is left: held here, row by row, so that
- * a new difference fails. (The default model still serves 5.2 with the overlay; #22 points 1-2.)
+ * overlay (its `differs`: the seed's differences from 5.2) should be a 4.0 fact, and the seed's
+ * differences from 4.0 are what is left: held here, row by row, so that a new difference fails.
+ * A 4.0 deployment serves 4.0 with the overlay (served.ts); 5.2 and 6.1 are served without it.
  */
 const holds = (standard: DataStandard) => {
   const extract = readExtract(standard);
@@ -84,4 +84,11 @@ test('the comparison can tell: on 5.2 and 6.1 no overlay row is held, so each is
   assert.equal(overlayHold(defs, importFields(extract.descriptorShape), { ...cohort, set: { maxLength: 36 } }), 'differs');
   const course = overlay.find((e) => e.member === 'academicSubjectDescriptor')!;
   assert.equal(overlayHold(defs, importFields(extract.descriptorShape), { ...course, add: { ...course.add!, required: true } as typeof course.add }), 'differs');
+});
+
+test('laid over 5.2, the rows make the model differ from the 5.2 extract exactly where each row\'s differs says', () => {
+  const rows = diffAgainstUpstream(compileStandard('5.2', { overlay }), readExtract('5.2'));
+  const found = [...new Set(rows.map((r) => r.at))].sort();
+  const allowed = [...overlay.flatMap((e) => e.differs), ...annotationsFor('5.2').extractCorrections.map((c) => c.at)].sort();
+  assert.deepEqual(found, allowed, rows.map((r) => `${r.at}: ${r.what}`).join('\n'));
 });
