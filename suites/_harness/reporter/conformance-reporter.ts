@@ -13,6 +13,7 @@ import { renderJunit } from './junit.js';
 import { BASELINE_ENV, BaselineError, GATE_ENV, compareWithBaseline, comparisonLines, gateStatus, loadBaseline } from './baseline.js';
 import { fromMetadata, runMetadata, type RunMetadata } from './run-metadata.js';
 import { selectionOf } from '../selection.js';
+import { unlockLines } from './unlock.js';
 import type { ConformanceReport, Counts, Exchange, RuleResult, TestResult } from './types.js';
 import { contributions, ruleVerdict } from './verdict.js';
 
@@ -102,6 +103,7 @@ export default class ConformanceReporter implements Reporter {
     const { unfinished } = report.summary.tests;
     if (unfinished) console.log(`conformance: ${unfinished} test(s) did not finish (the run stopped before them): their rules are untested, not passed`);
     console.log(`conformance: ${report.summary.verdict} — MUST ${must.pass} pass, ${must.fail} fail, ${must['not-applicable']} n/a, ${must.untested} untested → ${join(this.outputDir, 'conformance.html')}`);
+    if (report.summary.verdict === 'incomplete' && !this.selection) for (const line of unlockLines(report)) console.log(line);
     if (report.comparison) for (const line of comparisonLines(report.comparison, report.target.name)) console.log(line);
     const gate = process.env[GATE_ENV];
     if (gate) {
