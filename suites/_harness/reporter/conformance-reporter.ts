@@ -14,8 +14,9 @@ import { BASELINE_ENV, BaselineError, GATE_ENV, compareWithBaseline, comparisonL
 import { fromMetadata, runMetadata, type RunMetadata } from './run-metadata.js';
 import { selectionOf } from '../selection.js';
 import { unlockLines } from './unlock.js';
+
 import type { ConformanceReport, Counts, Exchange, RuleResult, TestResult } from './types.js';
-import { contributions, ruleVerdict } from './verdict.js';
+import { NOT_IN_STANDARD, contributions, ruleVerdict } from './verdict.js';
 
 /**
  * Writes reports/conformance.json, conformance.html and conformance-junit.xml: one verdict per
@@ -126,7 +127,8 @@ export default class ConformanceReporter implements Reporter {
    */
   private selectionStatus(report: ConformanceReport): { status: FullResult['status'] } {
     const judged = report.rules.filter((r) => r.tests.length);
-    const must = judged.filter((r) => r.level === 'MUST');
+    // As in verdictOf: a rule about what the judged standard lacks neither passes nor holds the selection back.
+    const must = judged.filter((r) => r.level === 'MUST' && !r.notInStandard && !r.untestable);
     const passing = must.filter((r) => r.verdict === 'pass').length;
     console.log(`conformance: the selection (${this.selection}) judged ${judged.length} rule(s): MUST ${passing} of ${must.length} pass; the deployment's verdict needs the whole run`);
     const failedTests = report.summary.tests.failed > 0 && process.env.CONFORMANCE_STRICT === '1';
@@ -168,6 +170,7 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
     else failed++;
     const annotations = [...test.annotations, ...result.annotations.filter((a) => !test.annotations.includes(a))];
     const na = annotations.find((a) => a.type === 'not-applicable');
+    const nis = annotations.some((a) => a.type === NOT_IN_STANDARD);
     // file › describe … › title (the project name, if any, is not part of it)
     const title = [relative(rootDir, test.location.file), ...test.titlePath().slice(3)].filter(Boolean).join(' › ');
     const deviationOf = (rule: string) => deviationFor(deviations, title, rule);
@@ -188,6 +191,7 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
         ...(c.reason ? { reason: c.reason } : {}),
         ...(c.checks.length ? { checks: c.checks.map(({ rule: _rule, ...k }) => k) } : {}),
         ...(na ? { notApplicable: na.description ?? 'not applicable' } : {}),
+        ...(na && nis ? { notInStandard: true } : {}),
         // The failure shown is this rule's: its failed checks, else the test's own error.
         ...(failing && (failedChecks.length ? { error: failedChecks.map((k) => `${k.title}: ${k.detail ?? ''}`).join('\n') } : error ? { error } : {})),
         ...(deviation ? { knownDeviation: deviation } : {}),
@@ -201,9 +205,12 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
     const ts = byRule.get(r.id) ?? [];
     // A rule the catalog declares unobservable over HTTP is not applicable, with its reason.
     const verdict = r.untestable ? 'not-applicable' : ruleVerdict(ts);
+    // Not applicable only because the judged standard lacks what the rule is about (decision 44).
+    const outsideStandard = verdict === 'not-applicable' && ts.some((t) => t.notInStandard) && ts.every((t) => t.verdict !== 'not-applicable' || t.notInStandard)
+      ? ts.find((t) => t.notInStandard)!.notApplicable : undefined;
     return {
       id: r.id, level: r.level, service: r.service, family: r.family, statement: r.statement, source: r.source, specification: specificationLink(r), verdict, tests: ts,
-      ...(r.untestable ? { untestable: r.untestable } : {}), ...(r.evidence ? { evidence: r.evidence } : {}),
+      ...(r.untestable ? { untestable: r.untestable } : {}), ...(outsideStandard ? { notInStandard: outsideStandard } : {}), ...(r.evidence ? { evidence: r.evidence } : {}),
     };
   });
   const byLevel = { MUST: emptyCounts(), SHOULD: emptyCounts() };
@@ -212,10 +219,7 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
     byLevel[r.level][r.verdict]++;
     (byFamily[r.family] ??= emptyCounts())[r.verdict]++;
   }
-  // A MUST rule left unchecked because the target lacks what its tests need is not a pass: the
-  // verdict is incomplete (decisions #31). Rules the catalog declares untestable are listed apart.
-  const mustUnchecked = rules.filter((r) => r.level === 'MUST' && r.verdict === 'not-applicable' && !r.untestable).length;
-  const verdict = byLevel.MUST.fail ? 'not-conformant' : byLevel.MUST.untested || byLevel.MUST['known-deviation'] || mustUnchecked ? 'incomplete' : 'conformant';
+  const verdict = verdictOf(rules);
   return {
     schemaVersion: 1,
     target: run.target,
@@ -230,6 +234,19 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
       unmatched: deviations.filter((d) => !isExpired(d) && !matched.has(d)),
     },
   };
+}
+
+/**
+ * The verdict about the deployment from its rules' verdicts (decisions #31): a MUST rule failed,
+ * not conformant; else any MUST rule untested, under a known deviation, or not applicable because
+ * the target lacks what its tests need, incomplete. Rules the catalog declares untestable, and
+ * rules about what the judged standard does not have (decision 44), stand apart.
+ */
+export function verdictOf(rules: Pick<RuleResult, 'level' | 'verdict' | 'untestable' | 'notInStandard'>[]): ConformanceReport['summary']['verdict'] {
+  const must = rules.filter((r) => r.level === 'MUST');
+  if (must.some((r) => r.verdict === 'fail')) return 'not-conformant';
+  const unchecked = must.some((r) => r.verdict === 'untested' || r.verdict === 'known-deviation' || (r.verdict === 'not-applicable' && !r.untestable && !r.notInStandard));
+  return unchecked ? 'incomplete' : 'conformant';
 }
 
 /** The result a selected test that never started stands for: interrupted, with nothing recorded. */

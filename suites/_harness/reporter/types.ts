@@ -76,6 +76,8 @@ export interface RuleResult {
   tests: TestResult[];
   /** Why the rule cannot be observed over HTTP (catalog), when so. */
   untestable?: string;
+  /** Why the rule cannot apply to the data standard judged (what it is about is not in it), when so: not applicable, and no bar to a complete verdict. */
+  notInStandard?: string;
   /** What a test must bring about before the rule can pass (catalog), when the rule asks for evidence. */
   evidence?: string;
 }
@@ -99,6 +101,8 @@ export interface TestResult {
   checks?: CheckResult[];
   /** Why a skipped test does not apply. */
   notApplicable?: string;
+  /** The test is not applicable because the judged data standard lacks what it is about. */
+  notInStandard?: boolean;
   /** First lines of the failure (when this test fails this rule). */
   error?: string;
   /** The deviation entry the failure falls under. */

@@ -11,7 +11,7 @@ export function unlockLines(report: Pick<ConformanceReport, 'rules'>): string[] 
   const byNeed = new Map<string, Set<string>>();
   let other = 0;
   for (const rule of report.rules) {
-    if (rule.level !== 'MUST' || rule.verdict !== 'not-applicable' || rule.untestable) continue;
+    if (rule.level !== 'MUST' || rule.verdict !== 'not-applicable' || rule.untestable || rule.notInStandard) continue;
     const needs = new Set(rule.tests.flatMap((t) => {
       const m = /needs (capability \w+|client '[^']+') in the target file/.exec(t.notApplicable ?? '');
       return m ? [m[1]] : [];

@@ -12,6 +12,9 @@
 import { CHECK_ANNOTATION, EVIDENCE_ANNOTATION, EXERCISES_ANNOTATION, evidenceRule, parseCheck, type CheckRecord } from '../check-record.js';
 import type { Verdict } from './types.js';
 
+/** The annotation of a test not applicable because the judged data standard lacks what it is about (standard-applicability.ts). */
+export const NOT_IN_STANDARD = 'not-in-standard';
+
 export type Contribution = 'pass' | 'fail' | 'not-applicable' | 'known-deviation' | 'unfinished';
 
 export interface TestFacts {

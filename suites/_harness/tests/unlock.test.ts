@@ -26,3 +26,16 @@ test('MUST rules not applicable for want of a capability or client are grouped b
   ]);
   assert.deepEqual(unlockLines({ rules: [rule('g', 'MUST', 'pass', [])] }), []);
 });
+
+test('a MUST rule not applicable because the judged standard lacks what it is about does not leave the verdict incomplete; one lacking a declaration does', async () => {
+  const { verdictOf } = await import('../reporter/conformance-reporter.js');
+  const passing = { level: 'MUST' as const, verdict: 'pass' as const };
+  assert.equal(verdictOf([passing, { level: 'MUST', verdict: 'not-applicable', notInStandard: 'Data Standard 4.0 has no int64 member' }]), 'conformant');
+  assert.equal(verdictOf([passing, { level: 'MUST', verdict: 'not-applicable', untestable: 'client guidance' }]), 'conformant');
+  assert.equal(verdictOf([passing, { level: 'MUST', verdict: 'not-applicable' }]), 'incomplete');
+  assert.equal(verdictOf([passing, { level: 'MUST', verdict: 'untested' }]), 'incomplete');
+  assert.equal(verdictOf([passing, { level: 'MUST', verdict: 'known-deviation' }]), 'incomplete');
+  assert.equal(verdictOf([{ level: 'MUST', verdict: 'fail' }, { level: 'MUST', verdict: 'not-applicable', notInStandard: 'x' }]), 'not-conformant');
+  assert.equal(verdictOf([passing, { level: 'SHOULD', verdict: 'fail' }]), 'conformant');
+  assert.deepEqual(unlockLines({ rules: [rule('i', 'MUST', 'not-applicable', ['Data Standard 4.0 has no int64 member']), { ...rule('j', 'MUST', 'not-applicable', []), notInStandard: 'x' }] }).slice(1), ['  1 MUST rule(s) not applicable for other reasons (the report says why for each)'], 'only the rule without notInStandard is counted');
+});
