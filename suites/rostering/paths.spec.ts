@@ -50,6 +50,17 @@ test.describe('rostering paths', () => {
     }
   });
 
+  test('answers 404 under the prefix for a path with a part after the sourcedId, on every resource, and serves no data there', rule(UNKNOWN_PATH), async ({ request }) => {
+    const f = flow('single');
+    const d = district('single');
+    const token = await tokenOn(request, 'single', d, [{ id: f.instances.plain }]);
+    for (const resource of RESOURCES) {
+      const res = await request.get(`${f.rostering}/std/roster/rostering/v1p2/${resource}/any-id/extra`, { headers: bearer(token) });
+      expect(await serves(res, d), `/${resource}/any-id/extra serves the data`).toBe(false);
+      await expectStatus(res, 404);
+    }
+  });
+
   test('with multi-tenancy and context routing off, serves every resource at {base_url}/std/roster/rostering/v1p2/<resource>', rule('roster.roster-routing.single-tenant-path'), async ({ request }) => {
     await servesEveryResource(request, 'single', '', district('single'), [{ id: flow('single').instances.plain }]);
   });
