@@ -31,7 +31,7 @@ const repoFile = (path: string) => new URL(`../${path}`, import.meta.url);
  * `extensionResources`: resources that also accept `_ext` (an installed extension), laid over the
  * standard as the seed's credential row is on 4.0. The interface descriptions stay the standard's.
  */
-export async function loadServedStandard(configured: DataStandard | undefined, extensionResources: readonly string[] = []): Promise<ServedParts> {
+export function loadServedStandard(configured: DataStandard | undefined, extensionResources: readonly string[] = []): ServedParts {
   const standard = configured ?? defaultStandard;
   // The documents are read from disk, never built here: openapi-backend dereferences the document
   // in place (the generator shares sub-objects), and building them costs more than the rest of start-up.

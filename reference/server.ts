@@ -40,7 +40,7 @@ export async function startReference(opts: { configFile?: string; overrides?: Pa
   keys.catch(() => {}); // awaited below; a failure surfaces there
   // The configured standard's model and interface descriptions, as upstream lays them out;
   // requests are validated against the resources and descriptors together.
-  const served = await loadServedStandard(settings.dataStandard, settings.extensionResources);
+  const served = loadServedStandard(settings.dataStandard, settings.extensionResources);
   const { model, documents, documentHash } = served;
   const document = validationDocument(documents) as Document & Record<string, unknown>;
   const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;

@@ -14,9 +14,11 @@ import { BASELINE_ENV, BaselineError, GATE_ENV, compareWithBaseline, comparisonL
 import { fromMetadata, runMetadata, type RunMetadata } from './run-metadata.js';
 import { selectionOf } from '../selection.js';
 import { unlockLines } from './unlock.js';
-
 import type { ConformanceReport, Counts, Exchange, RuleResult, TestResult } from './types.js';
 import { NOT_IN_STANDARD, contributions, ruleVerdict } from './verdict.js';
+
+/** `playwright merge-reports`, which runs this reporter over gathered shards (no TARGET, no selection, its own exit). */
+const MERGING = process.argv.includes('merge-reports');
 
 /**
  * Writes reports/conformance.json, conformance.html and conformance-junit.xml: one verdict per
@@ -43,7 +45,7 @@ export default class ConformanceReporter implements Reporter {
     const recorded = fromMetadata(config.metadata);
     if (!recorded) console.log('conformance: the run recorded no target in its metadata; reporting the target named by TARGET');
     this.run = recorded ?? runMetadata();
-    this.selection = process.argv.includes('merge-reports') ? undefined : selectionOf(process.argv);
+    this.selection = MERGING ? undefined : selectionOf(process.argv);
     const file = process.env[BASELINE_ENV];
     try {
       if (file) this.baseline = { file, report: loadBaseline(file) };
@@ -81,7 +83,7 @@ export default class ConformanceReporter implements Reporter {
     const status = this.finish(result);
     // `playwright merge-reports` ignores a reporter's status and calls process.exit(0): a merged
     // sharded run exits by its merged verdict (or gate) all the same, set as the process exits.
-    if (process.argv.includes('merge-reports')) {
+    if (MERGING) {
       const code = (status?.status ?? result.status) === 'passed' ? 0 : 1;
       process.once('exit', () => { process.exitCode = code; });
     }
