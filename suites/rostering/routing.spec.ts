@@ -28,7 +28,7 @@ async function singleSees(request: APIRequestContext, instances: Instances): Pro
 }
 
 /** A crafted token of a flow's issuer naming the district's LEA, with the claims given (testIssuer). */
-const craftedOn = (request: APIRequestContext, name: 'single' | 'tenant', spec: TokenSpec) =>
+const craftedOn = (request: APIRequestContext, name: 'single' | 'context' | 'tenant', spec: TokenSpec) =>
   craftToken(request, { orgs: [district(name).lea], scopes: ['core'], ...spec }, name === 'single' ? {} : { dataApi: flow(name).dataApi });
 
 test.describe('single-tenant routing', () => {
@@ -194,6 +194,30 @@ test.describe('single-tenant routing with context', () => {
     await expectStatus(await orgsUnder(request, f.rostering, '/1999', token), 401);
     const wrongKey = await tokenOn(request, 'context', d, [{ id: f.instances.data.id, context: { key: `${f.contextKey}X`, value: f.instances.data.context } }]);
     await expectStatus(await orgsUnder(request, f.rostering, `/${f.instances.data.context}`, wrongKey), 401);
+  });
+
+  test('an odsInstances entry whose OdsInstanceContext is null matches no route context, and the matching entry beside it is served', rule('roster.roster-routing.flow-single-tenant-context', 'roster.roster-routing.context-no-match-401'), async ({ request }) => {
+    // The seed's claim shape allows a null context (upstream issues one for an instance without
+    // contexts); the data store is the entry whose key and value match the route, and no other.
+    // Crafted (testIssuer): the claim must hold exactly these entries, which a declared client's
+    // token, issued with the admin database's contexts, need not.
+    const f = flow('context');
+    const d = district('context');
+    const { data, other } = f.instances;
+    const beside = await craftedOn(request, 'context', { instances: [{ id: other.id }, { id: data.id, context: { key: f.contextKey, value: data.context } }] });
+    expect(await sees(request, f.rostering, `/${data.context}`, beside, d), 'a null-context entry before the matching one').toBe(true);
+    const alone = await craftedOn(request, 'context', { instances: [{ id: data.id }] });
+    const res = await orgsUnder(request, f.rostering, `/${data.context}`, alone);
+    expect(await serves(res, d), 'the data instance under a null context serves the route context').toBe(false);
+    await check('roster.roster-routing.context-no-match-401', 'a null context matches no route context: 401', () => expectStatus(res, 401));
+  });
+
+  test('answers 404 when the token has neither an odsInstances claim (or one that is not JSON) nor an odsInstanceId claim', rule('roster.roster-routing.no-instance-404', STATUS_ENVELOPE), async ({ request }) => {
+    // With context routing on too (upstream: no entries, so the direct claim; none, so 404).
+    const f = flow('context');
+    for (const spec of [{ instances: null }, { instances: null, claims: { odsInstances: 'not json' } }] as TokenSpec[]) {
+      await expectStatus(await orgsUnder(request, f.rostering, `/${f.instances.data.context}`, await craftedOn(request, 'context', spec)), 404);
+    }
   });
 
   test('answers 400 when the route carries no context value', rule('roster.roster-routing.context-missing-400', STATUS_ENVELOPE), async ({ request }) => {

@@ -29,6 +29,23 @@ async function acceptedToken(request: Parameters<typeof tokenFor>[0]): Promise<s
 }
 const foreignKeyPem = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
+/**
+ * The rostering service's clock, in whole seconds, read from its Date header (the local clock
+ * where it sends none): `now()` by that clock, and a wait until it shows a given second.
+ */
+async function serviceClock(request: Parameters<typeof tokenFor>[0]): Promise<{ now(): number; waitUntil(second: number): Promise<void> }> {
+  const res = await getPastThrottle(request, url());
+  const served = Date.parse(res.headers().date ?? '');
+  // The Date header is truncated to the second and was written before it arrived, so this offset
+  // never puts the service's clock ahead: a wait until a second by it ends no earlier than the service's.
+  const offset = Number.isNaN(served) ? 0 : served - Date.now();
+  const now = () => Math.floor((Date.now() + offset) / 1000);
+  return {
+    now,
+    waitUntil: async (second) => { while (now() < second) await new Promise((r) => setTimeout(r, 250)); },
+  };
+}
+
 /** The seed's way to send client credentials (a Basic header; credentials in the body are upstream's, SHOULD). */
 const basicOf = (c: { key: string; secret: string }) => `Basic ${Buffer.from(`${c.key}:${c.secret}`).toString('base64')}`;
 
@@ -58,11 +75,12 @@ test.describe('Authorization: Bearer on rostering requests', () => {
     // "Every request to that prefix must carry a valid OAuth 2.0 bearer token" (seed): a path that
     // names no resource is a request to the prefix too, so the token is checked before the path is
     // routed (upstream checks it on its whole prefix too). With a token such a path is 404 (unknown-path-404).
-    const paths = ['nosuchresource', `nosuchresource/${Date.now()}`, 'classes/x/students', 'orgs/x/y/z', 'v1p2/orgs'];
+    // The prefix itself, with and without its slash, is under it too.
+    const paths = ['', '/', ...['nosuchresource', `nosuchresource/${Date.now()}`, 'classes/x/students', 'orgs/x/y/z', 'v1p2/orgs'].map((p) => `/${p}`)];
     for (const { where, origin, route } of routePrefixes()) {
       for (const path of paths) {
-        const res = await getPastThrottle(request, `${origin}${route}${PREFIX}/${path}`);
-        expect(res.status(), `${where}: GET ${route}${PREFIX}/${path} without a token`).toBe(401);
+        const res = await getPastThrottle(request, `${origin}${route}${PREFIX}${path}`);
+        expect(res.status(), `${where}: GET ${route}${PREFIX}${path} without a token`).toBe(401);
         await expectUnauthorized(res);
       }
     }
@@ -73,6 +91,18 @@ test.describe('Authorization: Bearer on rostering requests', () => {
     await expectUnauthorized(await getPastThrottle(request, url(), { Authorization: `Basic ${Buffer.from(`${creds.key}:${creds.secret}`).toString('base64')}` }));
     await expectUnauthorized(await getPastThrottle(request, url(), { Authorization: 'Bearer ' }));
     await expectUnauthorized(await getPastThrottle(request, url(), { Authorization: 'Bearer not-a-jwt' }));
+  });
+
+  test('answers 401 for a token the service accepts when it is sent under a scheme that only ends in Bearer, or with a second part after it', rule('roster.roster-auth.bearer-token-required', TOKEN_FAILURE_BODY), async ({ request }) => {
+    // The control is the same token, accepted as `Bearer <token>`: the refusal is the header's form.
+    // Neither header is `Authorization: Bearer <token>` (seed); upstream takes a header only when it
+    // starts with "Bearer ", and "<token> <token>" is no JWT.
+    const token = await acceptedToken(request);
+    for (const authorization of [`XBearer ${token}`, `Bearer ${token} ${token}`]) {
+      const res = await getPastThrottle(request, url(), { Authorization: authorization });
+      expect(res.status(), `Authorization: ${authorization.slice(0, 12)}…`).toBe(401);
+      await expectUnauthorized(res);
+    }
   });
 
   test('accepts a token from the data API token endpoint carrying rostering scopes', rule('roster.roster-auth.accepts-external-issuer-tokens', 'roster.roster-auth.data-api-issues-rostering-tokens', 'roster.roster-auth.issuer-from-config', 'roster.roster-auth.audience-from-config'), async ({ request }) => {
@@ -195,6 +225,19 @@ test.describe('Authorization: Bearer on rostering requests', () => {
   test('answers 401 for an expired token', rule('roster.roster-auth.expired-token-401', TOKEN_FAILURE_BODY), async ({ request }) => {
     const past = Math.floor(Date.now() / 1000) - 120;
     await expectUnauthorized(await getPastThrottle(request, url(), bearer(await craftToken(request, { claims: { iat: past - 600, exp: past } }))));
+  });
+
+  test('answers 401 for a token it accepted before, once the token\'s exp has passed', rule('roster.roster-auth.expired-token-401', TOKEN_FAILURE_BODY), async ({ request }) => {
+    // A verdict kept per token (a cache) must end at exp. The token lives a few seconds by the
+    // service's own clock (its Date header), so a clock difference between hosts changes nothing;
+    // it is refused once the service's clock is two seconds past exp.
+    const clock = await serviceClock(request);
+    const exp = clock.now() + 3;
+    const token = await craftToken(request, { orgs: [], scopes: ['core'], claims: { iat: clock.now() - 1, exp } });
+    const valid = await getPastThrottle(request, url(), bearer(token));
+    expect(valid.status(), `accepted while valid: ${await valid.text()}`).toBe(200);
+    await clock.waitUntil(exp + 2);
+    await expectUnauthorized(await getPastThrottle(request, url(), bearer(token)));
   });
 
   test('answers 401 for a token that is not valid yet (nbf in the future)', rule('roster.roster-auth.future-nbf-401', TOKEN_FAILURE_BODY), async ({ request }) => {
