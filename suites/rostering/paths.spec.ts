@@ -1,5 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { check, rule } from '../_harness/rules.js';
+import { flowsDescription } from './_support/flows.js';
 import { readCollection } from './_support/read.js';
 import { district, flow, fullReaderOn, orgsUnder, routeUrl, serves, sees, tokenOn, type FlowName, type Instances } from './_support/routes.js';
 import { RESOURCES, bearer, expectStatus } from './_support/service.js';
@@ -37,16 +38,32 @@ async function servesEveryResource(request: APIRequestContext, name: FlowName, r
 const contextEntry = (f: ReturnType<typeof flow<'context'>> | ReturnType<typeof flow<'tenantContext'>>, which: 'data' | 'other') =>
   ({ id: f.instances[which].id, context: { key: f.contextKey, value: f.instances[which].context } });
 
+/** Each routing flow the target describes: its route prefix, and the claims that read its district there. */
+function flowRoutes(): { name: FlowName; route: string; instances: Instances; tenant: string | null }[] {
+  const flows = flowsDescription();
+  return [
+    ...(flows.single ? [{ name: 'single' as const, route: '', instances: [{ id: flows.single.instances.plain }], tenant: null }] : []),
+    ...(flows.context ? [{ name: 'context' as const, route: `/${flows.context.instances.data.context}`, instances: [contextEntry(flows.context, 'data')], tenant: null }] : []),
+    ...(flows.tenant ? [{ name: 'tenant' as const, route: `/${flows.tenant.dataTenant}`, instances: [{ id: flows.tenant.instance }], tenant: flows.tenant.dataTenant }] : []),
+    ...(flows.tenantContext ? [{ name: 'tenantContext' as const, route: `/${flows.tenantContext.dataTenant}/${flows.tenantContext.instances.data.context}`, instances: [contextEntry(flows.tenantContext, 'data')], tenant: flows.tenantContext.dataTenant }] : []),
+  ];
+}
+
 test.describe('rostering paths', () => {
   test('serves the resources under {base_url}/std/roster/rostering/v1p2, and not under another version segment', rule('roster.roster-routing.base-path-v1p2', UNKNOWN_PATH), async ({ request }) => {
-    const f = flow('single');
-    const d = district('single');
-    const token = await tokenOn(request, 'single', d, [{ id: f.instances.plain }]);
-    expect(await sees(request, f.rostering, '', token, d)).toBe(true);
-    for (const version of ['v1p1', 'v2p0']) {
-      const res = await request.get(`${f.rostering}/std/roster/rostering/${version}/orgs`, { headers: bearer(token) });
-      expect(await serves(res, d), `/std/roster/rostering/${version} serves the data`).toBe(false);
-      await check(UNKNOWN_PATH, `/std/roster/rostering/${version}/orgs is 404 with the stdx_ body`, () => expectStatus(res, 404));
+    // Under every route prefix the target's flows give, not only the bare one.
+    const routes = flowRoutes();
+    if (!routes.length) flow('single'); // not applicable, as every flow test without its flow
+    for (const { name, route, instances, tenant } of routes) {
+      const f = flow(name);
+      const d = district(name);
+      const token = await tokenOn(request, name, d, instances, tenant);
+      expect(await sees(request, f.rostering, route, token, d), `${name}: v1p2 under '${route}'`).toBe(true);
+      for (const version of ['v1p1', 'v2p0']) {
+        const res = await request.get(`${f.rostering}${route}/std/roster/rostering/${version}/orgs`, { headers: bearer(token) });
+        expect(await serves(res, d), `${name}: ${route}/std/roster/rostering/${version} serves the data`).toBe(false);
+        await check(UNKNOWN_PATH, `${route}/std/roster/rostering/${version}/orgs is 404 with the stdx_ body`, () => expectStatus(res, 404));
+      }
     }
   });
 

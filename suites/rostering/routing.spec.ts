@@ -153,9 +153,9 @@ test.describe('single-tenant routing', () => {
     await expectStatus(await orgsUnder(request, f.rostering, '', await tokenOn(request, 'single', district('single'), [])), 404);
   });
 
-  test('answers 404 when the token has no odsInstances claim or one that is not JSON', rule('roster.roster-routing.no-instance-404', STATUS_ENVELOPE), async ({ request }) => {
+  test('answers 404 when the token has no odsInstances claim, one that is not JSON, or one without an OdsInstances list', rule('roster.roster-routing.no-instance-404', STATUS_ENVELOPE), async ({ request }) => {
     const f = flow('single');
-    for (const spec of [{ instances: null }, { instances: null, claims: { odsInstances: 'not json' } }] as TokenSpec[]) {
+    for (const spec of [{ instances: null }, { instances: null, claims: { odsInstances: 'not json' } }, { instances: null, claims: { odsInstances: '{}' } }] as TokenSpec[]) {
       await expectStatus(await orgsUnder(request, f.rostering, '', await craftedOn(request, 'single', spec)), 404);
     }
   });
@@ -212,10 +212,10 @@ test.describe('single-tenant routing with context', () => {
     await check('roster.roster-routing.context-no-match-401', 'a null context matches no route context: 401', () => expectStatus(res, 401));
   });
 
-  test('answers 404 when the token has neither an odsInstances claim (or one that is not JSON) nor an odsInstanceId claim', rule('roster.roster-routing.no-instance-404', STATUS_ENVELOPE), async ({ request }) => {
+  test('answers 404 when the token has neither an odsInstances claim (or one that is not JSON or lists nothing) nor an odsInstanceId claim', rule('roster.roster-routing.no-instance-404', STATUS_ENVELOPE), async ({ request }) => {
     // With context routing on too (upstream: no entries, so the direct claim; none, so 404).
     const f = flow('context');
-    for (const spec of [{ instances: null }, { instances: null, claims: { odsInstances: 'not json' } }] as TokenSpec[]) {
+    for (const spec of [{ instances: null }, { instances: null, claims: { odsInstances: 'not json' } }, { instances: null, claims: { odsInstances: '{}' } }] as TokenSpec[]) {
       await expectStatus(await orgsUnder(request, f.rostering, `/${f.instances.data.context}`, await craftedOn(request, 'context', spec)), 404);
     }
   });
@@ -310,6 +310,8 @@ test.describe('multi-tenant routing', () => {
     const f = flow('tenant');
     const token = await tokenOn(request, 'tenant', district('tenant'), [{ id: f.instance }], f.dataTenant);
     await expectStatus(await orgsUnder(request, f.rostering, '', token), 404);
+    // An empty segment where the tenant goes (//std/roster/...) names no tenant either.
+    await expectStatus(await orgsUnder(request, f.rostering, '/', token), 404);
   });
 });
 

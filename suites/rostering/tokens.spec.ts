@@ -309,7 +309,10 @@ test.describe('Authorization: Bearer on rostering requests', () => {
 
   test('answers 401 for a token with no scope or only unrelated scopes', rule('roster.roster-auth.no-rostering-scope-401', TOKEN_FAILURE_BODY), async ({ request }) => {
     const specs: TokenSpec[] = [{ claims: { scope: undefined } }, { scope: '' }, { scope: 'openid profile' }, { scope: ['gradebook.readonly', 'resource.readonly'] }];
-    for (const spec of specs) await expectUnauthorized(await getPastThrottle(request, url(), bearer(await craftToken(request, spec))));
+    // The scope is a check on every request to the prefix (seed): a path naming no resource too.
+    for (const path of [url(), rosterUrl('nosuchresource')]) {
+      for (const spec of specs) await expectUnauthorized(await getPastThrottle(request, path, bearer(await craftToken(request, spec))));
+    }
   });
 
   test('does not accept a scope that merely contains or ends like a rostering scope', rule('roster.roster-scopes.scope-exact-match', TOKEN_FAILURE_BODY), async ({ request }) => {
