@@ -483,7 +483,7 @@ async function rosteringFreshTokens(ref: Started, records: number, privateKeyPem
 const FRESH_TOKENS = 12_000;
 
 async function specPhase(): Promise<void> {
-  log(`\n== spec size: full model vs five resources (bench/custom-start.ts), ${fmt(CONFIG.specSsa)} associations each`);
+  log(`\n== spec size: full model vs five resources (both through startReference({ served })), ${fmt(CONFIG.specSsa)} associations each`);
   const sides: { kind: 'custom-full' | 'custom-trimmed'; s: Started; bearer: string; sample: Sample; records: number }[] = [];
   const spawned = { 'custom-full': spawnServer('custom-full'), 'custom-trimmed': spawnServer('custom-trimmed') };
   for (const kind of ['custom-full', 'custom-trimmed'] as const) {
@@ -775,7 +775,7 @@ async function main(): Promise<void> {
       upsertRatio: ratio(specSides['custom-full']?.upsertRps, specSides['custom-trimmed']?.upsertRps),
       getByIdCpuRatio: ratio(specSides['custom-trimmed']?.getByIdCpuMicros, specSides['custom-full']?.getByIdCpuMicros),
       upsertCpuRatio: ratio(specSides['custom-trimmed']?.upsertCpuMicros, specSides['custom-full']?.upsertCpuMicros),
-      note: 'Both sides use bench/custom-start.ts (the reference modules started as startReference() does) because startReference() cannot take another model or document; it would need startReference({ model, document }).',
+      note: 'Both sides start through startReference({ served }): the same start-up, with the full model or the five-resource one and documents built from each.',
     },
     targets: [],
     profiles,

@@ -33,14 +33,26 @@ export interface RunningReference {
   close: () => Promise<void>;
 }
 
-export async function startReference(opts: { configFile?: string; overrides?: Partial<ReferenceConfig>; clock?: Clock } = {}): Promise<RunningReference> {
+export interface StartOptions {
+  configFile?: string;
+  overrides?: Partial<ReferenceConfig>;
+  clock?: Clock;
+  /**
+   * What to serve instead of the configured standard's model and documents (the bench's
+   * five-resource model). Built documents must be plain JSON (no shared sub-objects):
+   * openapi-backend dereferences them in place.
+   */
+  served?: ServedParts;
+}
+
+export async function startReference(opts: StartOptions = {}): Promise<RunningReference> {
   const settings = loadSettings(opts.configFile, opts.overrides);
   // The issuer's key is made (or imported) while the interface descriptions load and compile.
   const keys = Issuer.keys(settings.issuer.privateKeyPem);
   keys.catch(() => {}); // awaited below; a failure surfaces there
   // The configured standard's model and interface descriptions, as upstream lays them out;
   // requests are validated against the resources and descriptors together.
-  const served = loadServedStandard(settings.dataStandard, settings.extensionResources);
+  const served = opts.served ?? loadServedStandard(settings.dataStandard, settings.extensionResources);
   const { model, documents, documentHash } = served;
   const document = validationDocument(documents) as Document & Record<string, unknown>;
   const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;

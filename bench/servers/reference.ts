@@ -1,8 +1,8 @@
 /**
  * The server under test, in its own child process. argv[2]:
  *   reference        startReference() — the real start-up path, full spec
- *   custom-full      bench/custom-start.ts with the full model and a document built from it
- *   custom-trimmed   bench/custom-start.ts with the five-resource model (bench/trimmed-model.ts)
+ *   custom-full      startReference({ served }) with the full model and documents built from it
+ *   custom-trimmed   startReference({ served }) with the five-resource model (bench/trimmed-model.ts)
  * Commands from the orchestrator (IPC): start, preload, sample, mem, cpu, profileStart,
  * profileStop, stop. Data is preloaded through DataStore.create/remove, never through HTTP, after
  * the store-side steps of the write path (descriptor spelling, reference resolution), so that
@@ -15,7 +15,8 @@ import { SourceMap } from 'node:module';
 import type { CompiledModel, CompiledResource } from '../../spec/model/compiled.js';
 import type { DataStore, StoredRecord } from '../../reference/store/store.js';
 import type { ClientConfig } from '../../reference/config/types.js';
-import { compileServed, servedDocumentFile } from '../../spec/model/served.js';
+import { SERVED, compileServed, servedDocumentFile } from '../../spec/model/served.js';
+import type { ServedParts } from '../../reference/served-standard.js';
 import { dataStandards, defaultStandard, type DataStandard } from '../../spec/model/upstream.js';
 import {
   BENCH_CLIENT, ROSTER_CLIENT, DELETED_DAY_BASE, DESCRIPTOR_VALUES, RESOURCES, SCHOOLS, STUDENTS, descriptorDoc, schoolDoc, schoolId, ssaDoc, studentDoc, type NS,
@@ -118,14 +119,17 @@ serve({
         runningKeys: Object.keys(ref),
       };
     }
-    const { startCustom } = await import('../custom-start.js');
-    let model: CompiledModel;
-    if (mode === 'custom-trimmed') model = (await import('../trimmed-model.js')).trimmedModel().model;
-    else model = compileServed(standard);
+    // The same start-up with another model: its documents built here (through JSON, as they are
+    // read from disk), so both sides of the spec-size comparison start the same way.
+    const { startReference } = await import('../../reference/server.js');
+    const { buildDataApiDocuments } = await import('../../spec/generate/openapi-data.js');
+    const model: CompiledModel = mode === 'custom-trimmed' ? (await import('../trimmed-model.js')).trimmedModel().model : compileServed(standard);
+    const documents = JSON.parse(JSON.stringify(buildDataApiDocuments(model, version, SERVED[standard].describes))) as ServedParts['documents'];
     const tModel = performance.now();
-    const ref = await startCustom(model, version, overrides);
+    const ref = await startReference({ overrides, served: { standard, model, documents, documentHash: mode, dataModel: SERVED[standard].dataModel } });
     const tReady = performance.now();
-    running = { baseUrl: ref.dataApiBaseUrl, store: ref.store, model, close: ref.close, operations: ref.operations, resources: model.resources.length };
+    const operations = [documents.resources, documents.descriptors].reduce((n, d) => n + Object.values((d as { paths?: Record<string, object> }).paths ?? {}).reduce((m, item) => m + Object.keys(item).length, 0), 0);
+    running = { baseUrl: ref.dataApiBaseUrl, store: ref.store, model, close: ref.close, operations, resources: model.resources.length };
     return {
       baseUrl: running.baseUrl, operations: running.operations, resources: running.resources,
       resourceNames: model.resources.map((r) => r.name),
