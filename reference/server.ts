@@ -58,7 +58,7 @@ export async function startReference(opts: StartOptions = {}): Promise<RunningRe
   const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const validator = new RequestValidator(document);
   await validator.init();
-  const stores = new StoreRegistry(model, { fsync: settings.journalFsync, recover: settings.recoverJournal, compactEvery: settings.journalCompactEvery });
+  const stores = new StoreRegistry(model, { standard: served.standard, fsync: settings.journalFsync, recover: settings.recoverJournal, compactEvery: settings.journalCompactEvery });
   const store = stores.open(settings.dataStore);
   if (settings.demoData && !store.newestChangeVersion) loadDemoData(model, store);
   if (settings.preloadSchoolYears) loadSchoolYears(model, store, settings.schoolYears);

@@ -1,5 +1,5 @@
 import { parseExact } from '../http/exact-json.js';
-import { isChecksummedLine, readChecksummedLine, salvage } from './checksummed-lines.js';
+import { checksummedLine, isChecksummedLine, readChecksummedLine, salvage } from './checksummed-lines.js';
 import type { DeleteEvent, KeyChangeEvent, StoredRecord } from './store.js';
 
 /**
@@ -52,6 +52,18 @@ export function readJournalLine(line: string): JournalEntry[] | undefined {
   else try { value = parseExact(line); } catch { return undefined; }
   const entries = Array.isArray(value) ? value : [value];
   return entries.length && entries.every(isJournalEntry) ? entries : undefined;
+}
+
+/** The first line of a journal: the data standard of the deployment that writes it. */
+export interface JournalHeader { standard: string }
+
+export const journalHeaderLine = (standard: string): string => checksummedLine({ standard } satisfies JournalHeader);
+
+/** A journal's header line, or undefined for any other line (journals written before it have none). */
+export function readJournalHeader(line: string): JournalHeader | undefined {
+  if (!isChecksummedLine(line)) return undefined;
+  const value = readChecksummedLine(line);
+  return isObject(value) && !('t' in value) && typeof value.standard === 'string' ? { standard: value.standard } : undefined;
 }
 
 /**

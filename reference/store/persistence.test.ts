@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, mock, test } from 'node:test';
 import { model } from '../../spec/model/index.js';
 import { compileServed } from '../../spec/model/served.js';
 import { checksummedLine } from './checksummed-lines.js';
+import { readJournalHeader } from './journal-entries.js';
 import { Persistence, StoreFileError, type PersistenceOptions } from './persistence.js';
 import { decodeState } from './state-file.js';
 import { disk, nodeFiles, type StoreFiles } from './store-files.js';
@@ -245,4 +246,40 @@ test('a store written by a deployment of another data standard stops start-up na
   Persistence.open(file, again);
   assert.equal(again.collection('contact').byId.size, 1);
   assert.equal(again.collection('gradeLevelDescriptor').byId.size, 1);
+});
+
+test('a store records the data standard it was written under, and a deployment of another standard refuses it from its journal and from its state file, even where the resources share names', async () => {
+  // gradeLevelDescriptor is in both: without the recorded standard these files would load.
+  const file = storeFile();
+  const written = new DataStore(model);
+  const persistence = Persistence.open(file, written, { standard: '5.2' });
+  written.create(resource, doc('A'));
+  written.create(resource, doc('B'));
+  await persistence.idle();
+  const journal = readdirSync(dirname(file)).find((f) => f.includes('.journal.'))!;
+  const journalLines = readFileSync(join(dirname(file), journal), 'utf8').split('\n').filter(Boolean);
+  assert.deepEqual(journalLines.map((l) => readJournalHeader(l)), [{ standard: '5.2' }, undefined, undefined], 'the journal begins with the standard, once');
+  const refused = (where: RegExp) => oneLine(new RegExp(`^data store ${where.source} was written by a deployment serving Data Standard 5\\.2, and this one serves 4\\.0: start with dataStandard "5\\.2", or use another dataStore$`));
+  assert.throws(() => open(file, { standard: '4.0' }), refused(/.*store\.json\.journal\.0/));
+  await persistence.flush();
+  assert.equal(decodeState(file, readFileSync(file, 'utf8'), false).state.standard, '5.2');
+  // The journal the compaction began has its own header, first.
+  written.create(resource, doc('C'));
+  const lines = readdirSync(dirname(file)).filter((f) => f.includes('.journal.')).map((f) => readFileSync(join(dirname(file), f), 'utf8').split('\n').filter(Boolean));
+  assert.deepEqual(lines.map((l) => l.map((x) => readJournalHeader(x)?.standard ?? 'entry')), [['5.2', 'entry']]);
+  assert.throws(() => open(file, { standard: '4.0' }), refused(/.*store\.json/));
+  // Untouched: the standard that wrote them reads every record back.
+  assert.deepEqual(codes(open(file, { standard: '5.2' }).store).sort(), ['A', 'B', 'C']);
+});
+
+test('a store written before the standard was recorded opens under any standard, and its next compaction records the one served', async () => {
+  const file = storeFile();
+  const old = open(file);
+  old.store.create(resource, doc('A'));
+  await old.persistence.flush();
+  assert.equal(decodeState(file, readFileSync(file, 'utf8'), false).state.standard, undefined);
+  const now = open(file, { standard: '4.0' });
+  assert.deepEqual(codes(now.store), ['A']);
+  await now.persistence.flush();
+  assert.equal(decodeState(file, readFileSync(file, 'utf8'), false).state.standard, '4.0');
 });

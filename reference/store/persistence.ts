@@ -1,6 +1,6 @@
 import { basename, dirname } from 'node:path';
 import { checksummedLine } from './checksummed-lines.js';
-import { readJournalLine, recordsIn, type JournalEntry } from './journal-entries.js';
+import { journalHeaderLine, readJournalHeader, readJournalLine, recordsIn, type JournalEntry } from './journal-entries.js';
 import { decodeState, describeLost, encodeState, StoreFileError, type Lost, type PersistedState } from './state-file.js';
 import { nodeFiles, type StoreFiles } from './store-files.js';
 import { UnknownResourceError, type DataStore } from './store.js';
@@ -31,7 +31,18 @@ const otherStandard = (file: string, err: UnknownResourceError) => new StoreFile
   `data store ${file} holds ${err.resource} records, a resource the data standard served does not have: it was written by a deployment of another data standard; start with that dataStandard, or use another dataStore`,
 );
 
+/** Files another standard's deployment wrote, as their header says: refused before any record is read. */
+const writtenUnder = (file: string, found: string, served: string) => new StoreFileError(
+  `data store ${file} was written by a deployment serving Data Standard ${found}, and this one serves ${served}: start with dataStandard "${found}", or use another dataStore`,
+);
+
 export interface PersistenceOptions {
+  /**
+   * The data standard served: recorded in the state file's header and at the head of each
+   * journal, and checked against theirs at start-up (a standard's records read under another
+   * would be misread or lost). Unset: nothing is recorded or checked (unit tests).
+   */
+  standard?: string;
   /**
    * fsync every journal append before the write is acknowledged (survives an OS crash, costs a
    * disk flush per write), and the state file and its directory before a compaction removes the
@@ -59,12 +70,16 @@ export class Persistence {
   private readonly fsync: boolean;
   private readonly warn: (message: string) => void;
   private readonly compactEvery: number;
+  private readonly standard: string | undefined;
+  /** Whether the current generation's journal has begun (with its header, when a standard is set). */
+  private journalBegun = false;
 
   private constructor(private readonly file: string, options: PersistenceOptions) {
     this.files = options.files ?? nodeFiles;
     this.fsync = options.fsync ?? false;
     this.warn = options.warn ?? ((m) => console.warn(m));
     this.compactEvery = options.compactEvery ?? COMPACT_EVERY;
+    this.standard = options.standard;
   }
 
   /**
@@ -91,6 +106,7 @@ export class Persistence {
     let recovered = false;
     if (this.files.exists(this.file)) {
       const { state, lost } = decodeState(this.file, this.files.readText(this.file), recover);
+      if (state.standard && this.standard && state.standard !== this.standard) throw writtenUnder(this.file, state.standard, this.standard);
       try {
         store.restore(state);
       } catch (err) {
@@ -115,6 +131,8 @@ export class Persistence {
       recovered = this.replayJournal(store, g, recover) || recovered;
       this.generation = Math.max(this.generation, g);
     }
+    // A journal already begun (by this version or an earlier one) is appended to as it is.
+    this.journalBegun = journals.includes(this.generation);
     return recovered;
   }
 
@@ -133,6 +151,13 @@ export class Persistence {
     let exact = true;
     let offset = 0;
     for (const [i, line] of lines.entries()) {
+      const header = readJournalHeader(line);
+      if (header) {
+        if (this.standard && header.standard !== this.standard) throw writtenUnder(journal, header.standard, this.standard);
+        kept.push(line);
+        offset += Buffer.byteLength(line) + 1;
+        continue;
+      }
       const entries = readJournalLine(line);
       if (entries) {
         try {
@@ -161,7 +186,10 @@ export class Persistence {
 
   /** Appends the entries of one operation, as one checksummed line, before the write is acknowledged. */
   append(entries: JournalEntry[]): void {
-    this.files.appendLine(this.journalFile(this.generation), checksummedLine(entries), this.fsync);
+    // A journal's first write carries its header too: one append, so no journal is without it.
+    const header = !this.journalBegun && this.standard ? journalHeaderLine(this.standard) : '';
+    this.files.appendLine(this.journalFile(this.generation), header + checksummedLine(entries), this.fsync);
+    this.journalBegun = true;
     this.entries += entries.length;
     if (this.entries >= this.compactEvery && !this.compacting) this.compactInBackground();
   }
@@ -176,8 +204,10 @@ export class Persistence {
     if (!state) return Promise.resolve();
     const covered = this.generation;
     this.generation = covered + 1;
+    this.journalBegun = false;
     this.entries = 0;
     state.generation = this.generation;
+    if (this.standard) state.standard = this.standard;
     // Serialised now, so that the file holds exactly this change version.
     const text = encodeState(state);
     const work = this.files.replace(this.file, text, this.fsync).then(() => {

@@ -12,6 +12,8 @@ import type { DeleteEvent, KeyChangeEvent, StoredRecord } from './store.js';
  */
 export interface PersistedState {
   generation: number;
+  /** The data standard of the deployment that wrote it; absent in files written before it was recorded. */
+  standard?: string;
   version: number;
   descriptorIds: number;
   collections: Record<string, { records: StoredRecord[]; deletes: DeleteEvent[]; keyChanges: KeyChangeEvent[] }>;
@@ -21,7 +23,7 @@ export interface PersistedState {
 export class StoreFileError extends Error {}
 
 const FORMAT = 2;
-type Header = { format: number; generation: number; version: number; descriptorIds: number; lines: number };
+type Header = { format: number; generation: number; standard?: string; version: number; descriptorIds: number; lines: number };
 type Line = { r: string; rec: StoredRecord } | { r: string; del: DeleteEvent } | { r: string; kc: KeyChangeEvent };
 
 export function encodeState(state: PersistedState): string {
@@ -31,7 +33,7 @@ export function encodeState(state: PersistedState): string {
     for (const del of c.deletes) lines.push(checksummedLine({ r, del }));
     for (const kc of c.keyChanges) lines.push(checksummedLine({ r, kc }));
   }
-  const header: Header = { format: FORMAT, generation: state.generation, version: state.version, descriptorIds: state.descriptorIds, lines: lines.length };
+  const header: Header = { format: FORMAT, generation: state.generation, ...(state.standard ? { standard: state.standard } : {}), version: state.version, descriptorIds: state.descriptorIds, lines: lines.length };
   return checksummedLine(header) + lines.join('');
 }
 
@@ -50,10 +52,11 @@ export function decodeState(file: string, text: string, recover: boolean): { sta
   // A line cut short fails its checksum; a missing final newline alone loses nothing.
   if (lines[lines.length - 1] === '') lines.pop();
   const header = readChecksummedLine(lines[0]) as Header | undefined;
-  if (!header || header.format !== FORMAT || ![header.generation, header.version, header.descriptorIds, header.lines].every((n) => Number.isSafeInteger(n) && n >= 0)) {
+  if (!header || header.format !== FORMAT || ![header.generation, header.version, header.descriptorIds, header.lines].every((n) => Number.isSafeInteger(n) && n >= 0)
+    || (header.standard !== undefined && typeof header.standard !== 'string')) {
     throw new StoreFileError(`data store file ${file} cannot be loaded: its first line (the header) is damaged; restore it from a backup or move it away`);
   }
-  const state: PersistedState = { generation: header.generation, version: header.version, descriptorIds: header.descriptorIds, collections: Object.create(null) as PersistedState['collections'] };
+  const state: PersistedState = { generation: header.generation, ...(header.standard ? { standard: header.standard } : {}), version: header.version, descriptorIds: header.descriptorIds, collections: Object.create(null) as PersistedState['collections'] };
   const lost: Lost = new Map();
   const damaged = (i: number, offset: number, line: string) => {
     if (!recover) throw new StoreFileError(`data store file ${file} is damaged at line ${i + 1} (byte ${offset}): restore it from a backup, or start with --recover to drop the damaged records`);
