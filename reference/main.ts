@@ -1,11 +1,12 @@
 /**
  * `npm start`: runs the reference on its in-memory default (with the demo data set) and prints
  * where it listens and how to get a token.
- * Usage: tsx reference/main.ts [--config file.json | --empty] [--data-standard 4.0|5.2|6.1] [--recover];
- * REFERENCE_CONFIG works too.
+ * Usage: tsx reference/main.ts [--config file.json | --empty] [--data-standard 4.0|5.2|6.1] [--recover]
+ * (`--name value` or `--name=value`); REFERENCE_CONFIG works too.
  * --data-standard: the data standard served (the configuration's `dataStandard`, which it overrides).
  * --recover: start even if a durable store's journal is damaged, dropping (and counting) the bad records.
  */
+import { parseArgs } from 'node:util';
 import type { ReferenceConfig } from './config/types.js';
 import { ConfigError } from './config/load.js';
 import { ConfigurationError } from './config/configuration-error.js';
@@ -13,14 +14,28 @@ import { RosteringConfigError } from './rostering/service.js';
 import { StoreFileError } from './store/persistence.js';
 import { startReference } from './server.js';
 
-const argIndex = process.argv.indexOf('--config');
-const configFile = argIndex > 0 ? process.argv[argIndex + 1] : process.env.REFERENCE_CONFIG;
+const USAGE = 'tsx reference/main.ts [--config file.json | --empty] [--data-standard 4.0|5.2|6.1] [--recover]';
+
+/**
+ * The options, `--name value` and `--name=value` alike. Anything else stops start-up (exit 2):
+ * a misspelt or unknown option ignored would serve something other than what was asked for.
+ */
+function readArgs(): { config?: string; empty?: boolean; 'data-standard'?: string; recover?: boolean } {
+  try {
+    return parseArgs({ options: { config: { type: 'string' }, empty: { type: 'boolean' }, 'data-standard': { type: 'string' }, recover: { type: 'boolean' } }, strict: true, allowPositionals: false }).values;
+  } catch (err) {
+    console.error(`${String((err as Error).message).split('\n')[0]}; usage: ${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const args = readArgs();
+const configFile = args.config ?? process.env.REFERENCE_CONFIG;
 // Without a configuration file the demo data set is loaded, unless --empty is given.
-const demoData = !configFile && !process.argv.includes('--empty');
-const recover = process.argv.includes('--recover') ? { recoverJournal: true } : {};
-// Given without a value it is an unknown standard like any other (the configuration check says which are known).
-const standardIndex = process.argv.indexOf('--data-standard');
-const standard = standardIndex > 0 ? { dataStandard: (process.argv[standardIndex + 1] ?? '') as ReferenceConfig['dataStandard'] } : {};
+const demoData = !configFile && !args.empty;
+const recover = args.recover ? { recoverJournal: true } : {};
+// An unknown standard is refused by the configuration check, which says which are known.
+const standard = args['data-standard'] !== undefined ? { dataStandard: args['data-standard'] as ReferenceConfig['dataStandard'] } : {};
 const overrides = { ...recover, ...standard };
 
 try {

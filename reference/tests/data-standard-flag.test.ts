@@ -53,6 +53,8 @@ test('--data-standard chooses the standard served, over the configuration file\'
   const alone = await dataModelsOf('--empty', '--data-standard', '6.1');
   assert.deepEqual(alone.dataModels, [{ name: 'Core', version: '6.1.0', informationalVersion: 'The Ed-Fi Data Model 6.1' }]);
   assert.match(alone.ready, /\(ready in \d+ ms, Data Standard 6\.1\)$/, 'the ready line says which standard is served');
+  // The --name=value form too (it was ignored, and the default 4.0 served without a word).
+  assert.match((await dataModelsOf('--empty', '--data-standard=5.2')).ready, /Data Standard 5\.2\)$/);
   const dir = mkdtempSync(join(tmpdir(), 'data-standard-flag-'));
   try {
     const config = join(dir, 'config.json');
@@ -64,10 +66,19 @@ test('--data-standard chooses the standard served, over the configuration file\'
 });
 
 test('an unknown --data-standard stops start-up with exit 2 and one line naming the standards there are', () => {
-  for (const args of [['--data-standard', '7.0'], ['--data-standard']]) {
+  for (const args of [['--data-standard', '7.0'], ['--data-standard=7.0']]) {
     assert.deepEqual(start('--empty', ...args), {
       status: 2,
       lines: ['invalid configuration: /dataStandard must be equal to one of the allowed values: 4.0, 5.2, 6.1'],
     }, args.join(' '));
+  }
+});
+
+test('an unknown option, or an option without its value, stops start-up with exit 2 and one line naming it and the usage', () => {
+  for (const [args, named] of [[['--data-standar', '5.2'], '--data-standar'], [['--data-standard'], '--data-standard'], [['--empty', 'extra'], 'extra']] as const) {
+    const { status, lines } = start(...args);
+    assert.equal(status, 2, args.join(' '));
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.ok(lines[0].includes(named) && lines[0].endsWith('usage: tsx reference/main.ts [--config file.json | --empty] [--data-standard 4.0|5.2|6.1] [--recover]'), lines[0]);
   }
 });
