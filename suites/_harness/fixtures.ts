@@ -1,12 +1,16 @@
 import { test as base, expect, type APIRequestContext, type APIResponse } from '@playwright/test';
 import { deviationFor, loadDeviations } from './deviations.js';
 import { exchangeOf } from './evidence.js';
+import { ledgerOf } from './ledger.js';
 import type { Exchange } from './reporter/types.js';
 import { target, type ResolvedTarget } from './target.js';
 import { sharedTokens } from './tokens.js';
 
 /** One id per run, part of every natural key the suites write (set once, inherited by workers). */
 export const RUN_ID = (process.env.CONFORMANCE_RUN_ID ??= `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`);
+
+/** What this run created and has not deleted, on disk as it happens (ledger.ts). */
+export const ledger = ledgerOf(RUN_ID);
 
 let sequence = 0;
 /**
@@ -87,12 +91,14 @@ export class DataClient {
     const id = location.split('/').pop()!;
     const url = `${this.url(resource)}/${id}`;
     this.created.push({ url });
+    ledger.created(url);
     return { url, id, location };
   }
 
   /** Records created outside create() (e.g. by a test's own POST) that must be removed at the end. */
   track(url: string): void {
     this.created.push({ url: this.url(url) });
+    ledger.created(this.url(url));
   }
 }
 
@@ -121,6 +127,7 @@ export async function deleteCreated(request: APIRequestContext, created: { url: 
       return send(url);
     });
     if (res.status() !== 204 && res.status() !== 404) leftovers.push(`${url} → ${res.status()}`);
+    else ledger.deleted(url);
   };
   const newestFirst = [...created].reverse().map((c) => c.url);
   for (const url of newestFirst.filter((u) => !isDescriptorUrl(u))) await remove(url);

@@ -5,12 +5,26 @@ import { isEmbeddedReference, target } from './target.js';
 import { TOKENS_ENV } from './tokens.js';
 import { preflight, preflightMessage } from './preflight.js';
 import { rosteringSetup } from '../rostering/_support/setup.js';
+import { RUN_ID } from './fixtures.js';
+import { beginRun, endRun } from './ledger.js';
+import { describeRemoval, removeLeftovers, targetDataApis } from './leftovers.js';
 
 /**
  * Runs once per run (per shard): the preflight (preflight.ts) checks that the target file fits
  * the deployment, fetching one token per configured client and the store digest when the
  * target offers one (the teardown compares it). Returns the teardown.
  */
+/** Removes what earlier runs of the suites left on this target (ledger.ts); a failure is reported, never fatal. */
+async function removeEarlierRuns(ctx: Parameters<typeof removeLeftovers>[0], primary: string | undefined): Promise<void> {
+  try {
+    const { dataApis, tokenFor } = targetDataApis(ctx, primary ? { [target.dataApi.baseUrl.replace(/\/$/, '')]: primary } : {});
+    const line = describeRemoval(await removeLeftovers(ctx, dataApis, tokenFor, RUN_ID));
+    if (line) console.log(line);
+  } catch (err) {
+    console.log(`records earlier runs left could not be removed (${(err as Error).message.split('\n')[0]}); npm run cleanup tries again`);
+  }
+}
+
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   // Before any request: the embedded reference's servers append to this file (REFERENCE_ERROR_LOG).
   const referenceLog = isEmbeddedReference && process.env.REFERENCE_ERROR_LOG === REFERENCE_ERROR_LOG;
@@ -29,13 +43,21 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     if (outcome.standard) console.log(outcome.standard);
     process.env[TOKENS_ENV] = JSON.stringify(outcome.tokens);
     if (outcome.digest) process.env[DIGEST_ENV] = outcome.digest;
+    // What earlier runs left (killed, or a cleanup refused) goes first, so it never blocks this one.
+    await removeEarlierRuns(ctx, outcome.tokens.primary);
+    beginRun(RUN_ID);
     // Rostering clients' tokens and the data the rostering suites read (only when they run).
     rosteringTeardown = await rosteringSetup();
   } finally {
     await ctx.dispose();
   }
   return async () => {
-    await rosteringTeardown?.();
+    try {
+      await rosteringTeardown?.();
+    } finally {
+      const left = endRun(RUN_ID);
+      if (left.length) console.log(`this run left ${left.length} record${left.length === 1 ? '' : 's'} it created (${left.slice(0, 2).join(', ')}${left.length > 2 ? ', …' : ''}): the next run, or npm run cleanup, removes them`);
+    }
     if (referenceLog) console.log(`\n${referenceErrorSummary()}`);
     const before = process.env[DIGEST_ENV];
     if (!before) return;

@@ -23,7 +23,10 @@ export function flow<K extends FlowName>(name: K): NonNullable<FlowsDescription[
 }
 
 export function district(name: FlowName): District {
-  const d = rosteringRun().districts[name];
+  const run = rosteringRun();
+  const taken = Object.entries(run.taken ?? {}).find(([field]) => field === 'lea1' || field === 'schoolA');
+  if (taken) notApplicable(`rostering.organizations.${taken[0]} ${taken[1]}: the suites never write over it`);
+  const d = run.districts[name];
   if (!d) notApplicable('needs rostering.organizations in the target file (the routing district is written with those ids)');
   return d!;
 }

@@ -2,7 +2,8 @@ import { request } from '@playwright/test';
 import { decodeJwt } from 'jose';
 import { fetchToken } from '../../_harness/tokens.js';
 import { credentials, target, unsetCredentialVariables } from '../../_harness/target.js';
-import type { RosteringClient, RosteringFlows } from '../../targets/types.js';
+import type { RosteringClient, RosteringFlows, RosteringOrganizations } from '../../targets/types.js';
+import { resourceOf } from '../../_harness/builders.js';
 import { rosteringSelected } from '../../_harness/selection.js';
 import { flowsDescription } from './flows.js';
 import { Writer, buildDistrict, buildWorld, type World } from './world.js';
@@ -25,6 +26,11 @@ export interface RosteringRun {
   world?: World;
   /** The district written on each flow's data API (`single`: the world's LEA1 and school A). */
   districts: Partial<Record<keyof RosteringFlows, District>>;
+  /**
+   * Reserved organization ids the deployment already uses, by field of rostering.organizations,
+   * with what holds them: the suites never write over them, so what needs them is not applicable.
+   */
+  taken?: Partial<Record<keyof RosteringOrganizations, string>>;
 }
 
 /** A district of a routing flow: its ids and the names written with them (how tests find it). */
@@ -88,6 +94,13 @@ export async function rosteringSetup(): Promise<(() => Promise<void>) | undefine
     if (r.organizations) {
       const writer = await Writer.on(ctx);
       writers.push(writer);
+      run.taken = await reservedIdsInUse(writer, r.organizations);
+      const world = WORLD_FIELDS.filter((f) => run.taken![f]);
+      if (world.length) {
+        console.log(`rostering: ${world.map((f) => `rostering.organizations.${f} ${r.organizations![f]} ${run.taken![f]}`).join('; ')}: the suites never write over a deployment's records, so the rostering tests that read their data are not applicable; declare ids the deployment does not use${Object.values(run.taken ?? {}).some((t) => t?.includes('earlier run')) ? ' (or run npm run cleanup)' : ''}`);
+        process.env[ROSTERING_RUN_ENV] = JSON.stringify(run);
+        return () => cleanup(writers).finally(() => ctx.dispose());
+      }
       run.world = await buildWorld(writer, r.organizations);
       run.districts.single = { lea: run.world.lea1, school: run.world.schoolA, leaName: run.world.names.lea1, schoolName: run.world.names.schoolA };
       for (const name of ['context', 'tenant', 'tenantContext'] as const) {
@@ -108,6 +121,30 @@ export async function rosteringSetup(): Promise<(() => Promise<void>) | undefine
   }
   process.env[ROSTERING_RUN_ENV] = JSON.stringify(run);
   return () => cleanup(writers).finally(() => ctx.dispose());
+}
+
+/** The reserved ids the world is written with (pagingLea is the paging tests' own). */
+const WORLD_FIELDS = ['sea', 'lea1', 'lea2', 'schoolA', 'schoolB', 'schoolC', 'schoolD'] as const;
+
+/**
+ * The reserved organization ids the deployment already holds, each with what holds it. An
+ * education organization id is one across its kinds, so each is looked for as a state agency,
+ * a district and a school. A name the world gives (world.ts) says an earlier run left it.
+ */
+async function reservedIdsInUse(w: Writer, ids: RosteringOrganizations): Promise<RosteringRun['taken']> {
+  const kinds = ['stateEducationAgency', 'localEducationAgency', 'school'].map((n) => resourceOf(n));
+  const taken: NonNullable<RosteringRun['taken']> = {};
+  await Promise.all((Object.entries(ids) as [keyof RosteringOrganizations, number][]).map(async ([field, id]) => {
+    for (const kind of kinds) {
+      const res = await w.client.get(`${kind.endpoint}?${kind.educationOrganization!.idField}=${id}`);
+      const found = res.status() === 200 ? ((await res.json()) as { nameOfInstitution?: string }[])[0] : undefined;
+      if (!found) continue;
+      const ours = /(?:State Agency|District|School) [wr][0-9a-z]{6}/.test(found.nameOfInstitution ?? '');
+      taken[field] = `is already the deployment's ${kind.name} "${found.nameOfInstitution ?? ''}"${ours ? ', which an earlier run of the suites left' : ''}`;
+      return;
+    }
+  }));
+  return taken;
 }
 
 async function cleanup(writers: Writer[]): Promise<void> {

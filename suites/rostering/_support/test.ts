@@ -16,7 +16,10 @@ export const test = base.extend<{ rosteringTarget: void; world: World }>({
     await use();
   }, { auto: true }],
   world: async ({}, use) => {
-    const world = rosteringRun().world;
+    const run = rosteringRun();
+    const taken = Object.entries(run.taken ?? {}).find(([field]) => field !== 'pagingLea');
+    if (taken) notApplicable(`rostering.organizations.${taken[0]} ${taken[1]}: the suites never write over it`);
+    const world = run.world;
     if (!world) notApplicable('needs rostering.organizations in the target file (the suites write their data with those ids)');
     await use(world);
   },

@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext } from '@playwright/test';
 import { WORKER_SCHOOL_YEAR, newEducationOrganizationId, resourceOf } from '../../_harness/builders.js';
-import { DataClient, RUN_ID } from '../../_harness/fixtures.js';
+import { DataClient, RUN_ID, ledger } from '../../_harness/fixtures.js';
 import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
 import { model } from '../../_harness/judged-model.js';
 import { contactLink, contactReference } from '../../_harness/persons.js';
@@ -94,7 +94,10 @@ export class Writer {
     if (((await found.json()) as unknown[]).length) return;
     const res = await this.client.post('schoolYearTypes', { schoolYear: year, currentSchoolYear: false, schoolYearDescription: `${year - 1}-${year}` });
     expect([200, 201], `POST schoolYearTypes: ${await res.text()}`).toContain(res.status());
-    if (res.status() === 201) this.years.push(res.headers().location);
+    if (res.status() === 201) {
+      this.years.push(res.headers().location);
+      ledger.created(this.client.url(res.headers().location));
+    }
   }
 
   /** Deletes everything created, newest first; the school year last. */
@@ -103,6 +106,7 @@ export class Writer {
     for (const url of [...this.created.map((c) => c.url).reverse(), ...this.years]) {
       const res = await this.client.delete(url);
       if (res.status() !== 204 && res.status() !== 404) failed.push(`${url} → ${res.status()}`);
+      else ledger.deleted(this.client.url(url));
     }
     this.created.length = 0;
     if (failed.length) throw new Error(`rostering cleanup could not delete: ${failed.join(', ')}`);
