@@ -1,11 +1,13 @@
-import { request } from '@playwright/test';
-import { decodeJwt } from 'jose';
-import { fetchToken } from '../../_harness/tokens.js';
+import { request, type APIRequestContext } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { SignJWT, decodeJwt, importPKCS8 } from 'jose';
+import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
 import { credentials, target, unsetCredentialVariables } from '../../_harness/target.js';
 import type { RosteringClient, RosteringFlows, RosteringOrganizations } from '../../targets/types.js';
 import { resourceOf } from '../../_harness/builders.js';
 import { rosteringSelected } from '../../_harness/selection.js';
 import { flowsDescription } from './flows.js';
+import { PREFIX, scope } from './service.js';
 import { Writer, buildDistrict, buildWorld, type World } from './world.js';
 
 /**
@@ -87,10 +89,12 @@ export async function rosteringSetup(): Promise<(() => Promise<void>) | undefine
     problems.push(...claimMismatches(role, c, token));
     run.tokens[role] = token;
   }
+  problems.push(...await testIssuerTrusted(ctx));
   const writers: Writer[] = [];
   try {
-    // A client whose token does not carry what the file says would fail tests for the wrong reason.
-    if (problems.length) throw new Error(`the target's rostering clients do not get the claims it declares:\n- ${problems.join('\n- ')}`);
+    // A client whose token does not carry what the file says, or a test key a service does not
+    // trust, would fail tests for the wrong reason.
+    if (problems.length) throw new Error(`the target's rostering declarations do not fit the deployment:\n- ${problems.join('\n- ')}`);
     if (r.organizations) {
       const writer = await Writer.on(ctx);
       writers.push(writer);
@@ -121,6 +125,39 @@ export async function rosteringSetup(): Promise<(() => Promise<void>) | undefine
   }
   process.env[ROSTERING_RUN_ENV] = JSON.stringify(run);
   return () => cleanup(writers).finally(() => ctx.dispose());
+}
+
+/**
+ * capabilities.testIssuer: the rostering service and each neighbour must trust the key, or every
+ * test signing with it fails for the declaration's sake (a neighbour is told from the deployment
+ * only by its issuer or audience, so the suites' tokens for it are all signed with this key).
+ * Probed with a token of the deployment's own issuer, audience and client, a core scope and the
+ * neighbour's own issuer or audience, signed with the key: refused 401 means not trusted.
+ */
+async function testIssuerTrusted(ctx: APIRequestContext): Promise<string[]> {
+  const cap = target.capabilities?.testIssuer;
+  const r = target.rostering;
+  if (!cap || !r) return [];
+  const field = `capabilities.testIssuer.${cap.pemEnv ? 'pemEnv' : 'pemFile'}`;
+  let pem: string | undefined;
+  try { pem = cap.pemEnv ? process.env[cap.pemEnv] : cap.pemFile ? readFileSync(cap.pemFile, 'utf8') : undefined; } catch { pem = undefined; }
+  if (!pem) return [`${field}: no key to read (${cap.pemEnv ? `environment variable ${cap.pemEnv} not set` : `no file ${cap.pemFile ?? ''}`})`];
+  const { iss, aud, client_id } = decodeJwt(sharedTokens().primary);
+  const now = Math.floor(Date.now() / 1000);
+  const services = [
+    { where: 'rostering.baseUrl', origin: r.baseUrl, iss, aud },
+    ...(r.neighbours ?? []).map((n, i) => ({ where: `rostering.neighbours[${i}]`, origin: n.rostering, iss: n.issuer ?? iss, aud: n.audience ?? aud })),
+  ];
+  const key = await importPKCS8(pem, 'RS256').catch(() => undefined);
+  if (!key) return [`${field}: not an RSA private key in PKCS#8 PEM`];
+  const refused: string[] = [];
+  for (const s of services) {
+    const token = await new SignJWT({ iss: s.iss, aud: s.aud, client_id, iat: now, exp: now + 300, scope: scope('core') }).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(key);
+    const url = `${s.origin.replace(/\/$/, '')}${PREFIX}/orgs`;
+    const res = await ctx.get(url, { headers: { Authorization: `Bearer ${token}` } }).catch(() => undefined);
+    if (res?.status() === 401) refused.push(`${field}: the rostering service at ${s.origin} (${s.where}) refuses (401) a token signed with this key; configure it to trust the key's public key as well as its issuer's (the reference: ROSTER_ADDITIONAL_PUBLIC_KEYS_PEM), or leave testIssuer out`);
+  }
+  return refused;
 }
 
 /** The reserved ids the world is written with (pagingLea is the paging tests' own). */
