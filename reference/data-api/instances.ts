@@ -49,7 +49,22 @@ export class InstanceResolver {
   }
 }
 
+/**
+ * Per principal, parsed once: bearer.ts keeps one Principal per verified token for its lifetime,
+ * so the claim is read once per token instead of once per request (#25: per-token work done once).
+ */
+const instanceIds = new WeakMap<Principal, number>();
+
 function firstInstanceId(principal: Principal): number {
+  let id = instanceIds.get(principal);
+  if (id === undefined) {
+    id = parseFirstInstanceId(principal);
+    instanceIds.set(principal, id);
+  }
+  return id;
+}
+
+function parseFirstInstanceId(principal: Principal): number {
   const raw = principal.claims.odsInstances;
   if (!raw) return 1;
   try {
