@@ -3,7 +3,7 @@ import { defineConfig } from '@playwright/test';
 import { embeddedConfig, isEmbeddedReference, target } from './suites/_harness/target.js';
 import { defaultWorkers } from './suites/_harness/workers.js';
 import { REFERENCE_ERROR_LOG } from './suites/_harness/reference-errors.js';
-import { RUN_METADATA_KEY, runMetadata } from './suites/_harness/reporter/run-metadata.js';
+import { RUN_METADATA_KEY, runMetadata, shardMetadata, shardOf } from './suites/_harness/reporter/run-metadata.js';
 import { rosteringSelected } from './suites/_harness/selection.js';
 import { decideStandardOnce } from './suites/_harness/standard-decision.js';
 import { embeddedDeployments, type Embedded } from './tools/embedded/deployments.js';
@@ -89,7 +89,8 @@ export default defineConfig({
   timeout: 30_000,
   globalSetup: './suites/_harness/global-setup.ts',
   // The target (and its deviations) travel with blob reports, so a merge reports them.
-  metadata: { target: target.name, [RUN_METADATA_KEY]: runMetadata() },
+  // So does each shard's number: a merge missing a shard's blob report says so (run-metadata.ts).
+  metadata: { target: target.name, [RUN_METADATA_KEY]: runMetadata(), ...shardMetadata(shardOf(process.argv)) },
   // --list runs nothing: it must not overwrite the reports of the last run.
   reporter: process.argv.includes('--list') ? [['list']] : [
     // One line per test by default; CONFORMANCE_PROGRESS=dot (npm test, CI) prints dots and failures.

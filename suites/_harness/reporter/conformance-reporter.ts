@@ -11,7 +11,7 @@ import { curlOf } from '../evidence.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { BASELINE_ENV, BaselineError, GATE_ENV, compareWithBaseline, comparisonLines, gateStatus, loadBaseline } from './baseline.js';
-import { fromMetadata, runMetadata, type RunMetadata } from './run-metadata.js';
+import { fromMetadata, missingShards, runMetadata, type RunMetadata } from './run-metadata.js';
 import { selectionOf } from '../selection.js';
 import { unlockLines } from './unlock.js';
 import type { ConformanceReport, Counts, Exchange, RuleResult, TestResult } from './types.js';
@@ -46,6 +46,7 @@ export default class ConformanceReporter implements Reporter {
     if (!recorded) console.log('conformance: the run recorded no target in its metadata; reporting the target named by TARGET');
     this.run = recorded ?? runMetadata();
     this.selection = MERGING ? undefined : selectionOf(process.argv);
+    this.shards = MERGING ? missingShards(config.metadata) : undefined;
     const file = process.env[BASELINE_ENV];
     try {
       if (file) this.baseline = { file, report: loadBaseline(file) };
@@ -55,6 +56,9 @@ export default class ConformanceReporter implements Reporter {
       console.log(`conformance: ${err.message}`);
     }
   }
+
+  /** On a merge: the shards' total and those missing from it (run-metadata.ts). */
+  private shards?: { total: number; missing: number[] };
 
   /** What the command line selected, when it ran part of the suites (selection.ts). */
   private selection?: string;
@@ -94,6 +98,15 @@ export default class ConformanceReporter implements Reporter {
   private finish(result: FullResult): { status: FullResult['status'] } | undefined {
     const report = buildReport(this.tests, this.results, this.rootDir, this.run ?? runMetadata());
     if (this.outsideErrors.length && !this.results.size) report.summary.aborted = this.outsideErrors.join('\n');
+    if (this.shards?.missing.length) {
+      // Their tests were never listed, so their rules may read as judged by the other shards'
+      // tests alone: no complete verdict without them (a failure elsewhere still fails).
+      report.summary.missingShards = this.shards.missing;
+      if (report.summary.verdict === 'conformant') report.summary.verdict = 'incomplete';
+      console.log(`conformance: shard${this.shards.missing.length === 1 ? '' : 's'} ${this.shards.missing.join(', ')} of ${this.shards.total} sent no blob report (killed, or its upload failed): ${this.shards.missing.length === 1 ? 'its' : 'their'} tests are not in this merge, so the verdict is at best incomplete`);
+    } else if (MERGING && this.outsideErrors.length) {
+      console.log(`conformance: a shard stopped outside its tests: ${this.outsideErrors[0].split('\n')[0]} (its tests are unfinished, their rules untested)`);
+    }
     if (this.baseline) report.comparison = compareWithBaseline(report, this.baseline.report, this.baseline.file);
     assertValid(report, this.rootDir);
     mkdirSync(this.outputDir, { recursive: true });

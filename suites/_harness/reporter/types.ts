@@ -61,6 +61,8 @@ export interface Summary {
   tests: { passed: number; failed: number; skipped: number; unfinished?: number };
   /** Why the run stopped before its tests, when it did (a failed setup, or `preflight failed: <target field>: …`); the HTML report shows it as "not run: …". */
   aborted?: string;
+  /** On a merge of sharded runs: the shards (1-based) no blob report came from. Their tests were never listed, so the verdict is at best incomplete. */
+  missingShards?: number[];
 }
 
 export interface RuleResult {

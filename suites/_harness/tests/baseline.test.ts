@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -81,7 +81,16 @@ test('real sharded runs: merge-reports exits by the merged verdict, and by the g
   const merged = JSON.parse(readFileSync(join(dir, 'merged', 'conformance.json'), 'utf8')) as ConformanceReport;
   assert.equal(merged.summary.verdict, 'not-conformant');
   assert.ok(merged.summary.tests.passed > 0 && merged.summary.tests.failed > 0, 'both shards\' tests are in the merge');
+  assert.equal(merged.summary.missingShards, undefined, 'every shard reported');
   const own = join(dir, 'own.json');
   writeFileSync(own, JSON.stringify(merged));
   assert.equal(await merge(join(dir, 'gated'), { CONFORMANCE_BASELINE: own, CONFORMANCE_GATE: 'regressions' }), 0, 'nothing regressed against its own report');
+  // Shard 2's blob report lost (a killed shard): the merge names it, and its verdict cannot be conformant.
+  const partial = join(dir, 'partial');
+  mkdirSync(partial);
+  copyFileSync(join(dir, 'blob', 'shard-1-2.zip'), join(partial, 'shard-1-2.zip'));
+  const cut = await cli(['merge-reports', '--config', 'suites/_harness/tests/check-demo/merge.config.ts', partial], { CHECK_DEMO_REPORTS: join(dir, 'cut') });
+  const cutReport = JSON.parse(readFileSync(join(dir, 'cut', 'conformance.json'), 'utf8')) as ConformanceReport;
+  assert.deepEqual([cutReport.summary.missingShards, cut], [[2], 1]);
+  assert.notEqual(cutReport.summary.verdict, 'conformant');
 });
