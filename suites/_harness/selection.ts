@@ -9,8 +9,24 @@ export function selects(argv: string[], pattern: RegExp): boolean {
   return !filters.length || filters.some((f) => pattern.test(f));
 }
 
-/** Whether a Playwright command line runs the rostering suites (and needs their extra servers). */
-export const rosteringSelected = (argv: string[]): boolean => selects(argv, /rostering/);
+/**
+ * Whether a Playwright command line runs the rostering suites (and needs their extra servers and
+ * data): not when a `--grep-invert` leaves their tests out (a job that shards everything but the
+ * rostering suites, which hold the target's fixed organization ids, must not write them).
+ */
+export const rosteringSelected = (argv: string[]): boolean => selects(argv, /rostering/) && !invertsRostering(argv);
+
+function invertsRostering(argv: string[]): boolean {
+  const i = argv.findIndex((a) => a === '--grep-invert' || a === '-gv' || a.startsWith('--grep-invert='));
+  if (i < 0) return false;
+  const pattern = argv[i].startsWith('--grep-invert=') ? argv[i].slice('--grep-invert='.length) : argv[i + 1];
+  try {
+    // Every rostering test carries its family's tag, @roster.<family>.
+    return pattern !== undefined && new RegExp(pattern).test('@roster.roster-auth');
+  } catch {
+    return false;
+  }
+}
 
 /** Options of `playwright test` that take a value as the next argument (never a file filter). */
 const WITH_VALUE = new Set(['-c', '--config', '--reporter', '-j', '--workers', '--output', '--project', '--shard', '--repeat-each', '--retries', '--timeout', '--max-failures', '--trace', '--global-timeout', '--tsconfig', '--update-snapshots', '-u']);

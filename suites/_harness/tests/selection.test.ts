@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ConformanceReport } from '../reporter/types.js';
-import { selectionOf, selects } from '../selection.js';
+import { rosteringSelected, selectionOf, selects } from '../selection.js';
 
 /**
  * Which Playwright command lines run a suite family: embedded runs start the rostering servers
@@ -54,4 +54,12 @@ test('real Playwright runs: a selection exits 0 when every MUST rule it judged p
   assert.deepEqual(await run('passing', 'passes with it'), { code: 0, verdict: 'incomplete' }, 'data.limits.token-lifetime passes');
   assert.deepEqual(await run('failing', 'a failure outside the checks'), { code: 1, verdict: 'not-conformant' });
   assert.deepEqual(await run('not-applicable', 'does not pass without it'), { code: 1, verdict: 'incomplete' }, 'a MUST rule not exercised is no pass');
+});
+
+test('the rostering suites (and their fixed organization ids) are left out by a path filter without them or a --grep-invert matching their tags', () => {
+  assert.equal(rosteringSelected(cli('test')), true);
+  assert.equal(rosteringSelected(cli('test', 'suites/rostering')), true);
+  assert.equal(rosteringSelected(cli('test', 'suites/etag')), false);
+  for (const args of [['--grep-invert', '@roster'], ['--grep-invert=@roster'], ['-gv', '@roster\\.']]) assert.equal(rosteringSelected(cli('test', '--shard=1/2', ...args)), false, args.join(' '));
+  for (const args of [['--grep-invert', '@data'], ['--grep-invert', '(']]) assert.equal(rosteringSelected(cli('test', ...args)), true, args.join(' '));
 });
