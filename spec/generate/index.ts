@@ -9,6 +9,7 @@ import { dataStandards } from '../model/upstream.js';
 import { SERVED, compileServed, servedDocumentFile } from '../model/served.js';
 import { buildDataApiDocuments } from './openapi-data.js';
 import { buildRosteringDocument } from './openapi-rostering.js';
+import { derivedConfigurations } from './derived-configurations.js';
 import { SPECIFICATION_DIR, buildSpecification } from './specification.js';
 import { generateTypeSchemas } from './type-schemas.js';
 
@@ -33,6 +34,7 @@ const outputs: Record<string, unknown> = {
   ...perStandard,
   ...generateTypeSchemas(root),
   ...buildSpecification(root),
+  ...derivedConfigurations(root),
 };
 
 let stale = 0;
