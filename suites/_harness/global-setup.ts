@@ -15,13 +15,16 @@ import { describeRemoval, removeLeftovers, targetDataApis } from './leftovers.js
  * target offers one (the teardown compares it). Returns the teardown.
  */
 /** Removes what earlier runs of the suites left on this target (ledger.ts); a failure is reported, never fatal. */
-async function removeEarlierRuns(ctx: Parameters<typeof removeLeftovers>[0], primary: string | undefined): Promise<void> {
+async function removeEarlierRuns(ctx: Parameters<typeof removeLeftovers>[0], primary: string | undefined): Promise<number> {
   try {
     const { dataApis, tokenFor } = targetDataApis(ctx, primary ? { [target.dataApi.baseUrl.replace(/\/$/, '')]: primary } : {});
-    const line = describeRemoval(await removeLeftovers(ctx, dataApis, tokenFor, RUN_ID));
+    const removal = await removeLeftovers(ctx, dataApis, tokenFor, RUN_ID);
+    const line = describeRemoval(removal);
     if (line) console.log(line);
+    return removal.removed;
   } catch (err) {
     console.log(`records earlier runs left could not be removed (${(err as Error).message.split('\n')[0]}); npm run cleanup tries again`);
+    return 0;
   }
 }
 
@@ -44,7 +47,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     process.env[TOKENS_ENV] = JSON.stringify(outcome.tokens);
     if (outcome.digest) process.env[DIGEST_ENV] = outcome.digest;
     // What earlier runs left (killed, or a cleanup refused) goes first, so it never blocks this one.
-    await removeEarlierRuns(ctx, outcome.tokens.primary);
+    // The store this run must leave as it found it is the one without them: its digest is taken again.
+    if (await removeEarlierRuns(ctx, outcome.tokens.primary) && outcome.digest) process.env[DIGEST_ENV] = (await storeDigest(ctx)) ?? outcome.digest;
     beginRun(RUN_ID);
     // Rostering clients' tokens and the data the rostering suites read (only when they run).
     rosteringTeardown = await rosteringSetup();
