@@ -326,8 +326,12 @@ test('a refusal lists at most 100 failing paths and says how many were found (is
     communityOrganizationId: 7, nameOfInstitution: 'C', categories: [{ educationOrganizationCategoryDescriptor: `${NS}/EducationOrganizationCategoryDescriptor#School` }],
     addresses: Array.from({ length: n }, () => ({})),
   });
-  for (const n of [70_000, 1_390_000]) {
-    const res = await post('communityOrganizations', community(n));
+  // Both bodies are built first: building the larger blocks this process (server included) for
+  // seconds on a loaded machine, and between two requests that outlived the keep-alive timeout,
+  // so the next request met a socket the server closed as it was reused (ECONNRESET, seen once).
+  const sent = [70_000, 1_390_000].map(community);
+  for (const request of sent) {
+    const res = await post('communityOrganizations', request);
     const text = await res.text();
     assert.equal(res.status, 400, text.slice(0, 300));
     const body = JSON.parse(text) as { detail: string; validationErrors: Record<string, string[]> };
