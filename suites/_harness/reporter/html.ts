@@ -62,7 +62,7 @@ pre.curl{background:#f4f4ff}details.exchange{margin:.3em 0}
 </style></head><body>
 <h1>Conformance of <code>${esc(report.target.name)}</code>: <span class="verdict ${report.summary.verdict}" id="verdict">${report.summary.verdict}</span></h1>
 <p>${esc(report.target.dataApiBaseUrl)}${report.target.dataStandard ? ` · Data Standard ${esc(report.target.dataStandard)}` : ''} · suite ${esc(report.suiteVersion)} · spec ${esc(report.specHash.slice(0, 12))} · ${esc(report.timestamp)}</p>
-<p>Tests: ${report.summary.tests.passed} passed, ${report.summary.tests.failed} failed, ${report.summary.tests.skipped} skipped.</p>${report.summary.aborted ? `<pre id="aborted">not run: ${esc(report.summary.aborted)}</pre>` : ''}
+<p>Tests: ${report.summary.tests.passed} passed, ${report.summary.tests.failed} failed, ${report.summary.tests.skipped} skipped.</p>${report.summary.aborted ? `<pre id="aborted">not run: ${esc(report.summary.aborted)}</pre>` : ''}${report.summary.missingShards?.length ? `<p id="missing-shards">Missing from this merge (no blob report): shard ${report.summary.missingShards.join(', ')}. Their tests are not in this report; the verdict cannot be conformant without them.</p>` : ''}
 <h2>By level</h2><table><tr><td>MUST</td><td id="must-counts">${counts(report.summary.byLevel.MUST as unknown as Record<string, number>)}</td></tr><tr><td>SHOULD</td><td>${counts(report.summary.byLevel.SHOULD as unknown as Record<string, number>)}</td></tr></table>
 <h2>By family</h2><table>${families}</table>
 ${report.comparison ? comparisonSection(report.comparison) : ''}

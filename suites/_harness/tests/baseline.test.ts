@@ -93,4 +93,5 @@ test('real sharded runs: merge-reports exits by the merged verdict, and by the g
   const cutReport = JSON.parse(readFileSync(join(dir, 'cut', 'conformance.json'), 'utf8')) as ConformanceReport;
   assert.deepEqual([cutReport.summary.missingShards, cut], [[2], 1]);
   assert.notEqual(cutReport.summary.verdict, 'conformant');
+  assert.match(readFileSync(join(dir, 'cut', 'conformance.html'), 'utf8'), /<p id="missing-shards">Missing from this merge \(no blob report\): shard 2\./);
 });
