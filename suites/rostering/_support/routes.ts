@@ -26,6 +26,8 @@ export function district(name: FlowName): District {
   const run = rosteringRun();
   const taken = Object.entries(run.taken ?? {}).find(([field]) => field === 'lea1' || field === 'schoolA');
   if (taken) notApplicable(`rostering.organizations.${taken[0]} ${taken[1]}: the suites never write over it`);
+  const withheld = run.withheldFlows?.[name];
+  if (withheld) notApplicable(`${withheld}: the suites never write over it`);
   const d = run.districts[name];
   if (!d) notApplicable('needs rostering.organizations in the target file (the routing district is written with those ids)');
   return d!;
