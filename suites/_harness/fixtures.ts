@@ -1,6 +1,7 @@
 import { test as base, expect, type APIRequestContext, type APIResponse } from '@playwright/test';
 import { deviationFor, loadDeviations } from './deviations.js';
 import { exchangeOf } from './evidence.js';
+import { isDescriptorUrl } from './deletion-order.js';
 import { ledgerOf } from './ledger.js';
 import type { Exchange } from './reporter/types.js';
 import { target, type ResolvedTarget } from './target.js';
@@ -101,12 +102,6 @@ export class DataClient {
     ledger.created(this.url(url));
   }
 }
-
-/**
- * Whether a URL names a descriptor (`…/academicSubjectDescriptors/<id>`): every descriptor
- * resource's name ends in `Descriptor`, and no other's does. Descriptors reference nothing.
- */
-const isDescriptorUrl = (url: string) => /Descriptors\/[^/]+$/i.test(new URL(url).pathname);
 
 /**
  * Deletes what a test (or a worker's pool) created: first every other record, newest first

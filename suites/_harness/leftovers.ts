@@ -1,5 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { flowsDescription } from '../rostering/_support/flows.js';
+import { isDescriptorUrl } from './deletion-order.js';
 import { forget, inProgress, ledgerOf, remaining } from './ledger.js';
 import { credentials, target } from './target.js';
 import { fetchToken } from './tokens.js';
@@ -16,8 +17,6 @@ export interface Removal {
   /** Records of data APIs this target does not name, left alone (another target's runs). */
   elsewhere: number;
 }
-
-const isDescriptorUrl = (url: string) => /Descriptors\/[^/]+$/i.test(new URL(url).pathname);
 
 /** A run's records in an order that usually works: newest first, descriptors (which reference nothing) last. */
 const deletionOrder = (urls: string[]) => {

@@ -1,11 +1,10 @@
 import type { APIRequestContext } from '@playwright/test';
 import { newEducationOrganizationId } from '../_harness/builders.js';
-import { notApplicable } from '../_harness/capabilities.js';
 import { check, rule } from '../_harness/rules.js';
 import { target } from '../_harness/target.js';
 import { bearer, expectStatus, getRecords, reservedOrganizations, rosterUrl, seaToken, tokenFor, type RosterRecord } from './_support/service.js';
 import { recordsIn } from './_support/read.js';
-import { rosteringRun } from './_support/setup.js';
+import { unlessHeld } from './_support/setup.js';
 import { ENDPOINTS } from './_support/schema.js';
 import { test as base, expect } from './_support/test.js';
 import { Writer, buildDistrict, type World } from './_support/world.js';
@@ -25,8 +24,7 @@ const test = base.extend<object, { big: BigDistrict }>({
     // Without reserved ids the tests are not applicable (they say so through reservedOrganizations()).
     if (pagingLea === undefined) return use(undefined as unknown as BigDistrict);
     // An id the deployment already uses is never written over (setup.ts looked): not applicable.
-    const taken = rosteringRun().taken?.pagingLea;
-    if (taken) notApplicable(`rostering.organizations.pagingLea ${pagingLea} ${taken}: the suites never write over it`);
+    unlessHeld(['pagingLea']);
     const request = await playwright.request.newContext();
     const writer = await Writer.on(request);
     try {

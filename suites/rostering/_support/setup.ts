@@ -5,6 +5,7 @@ import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
 import { credentials, target, unsetCredentialVariables } from '../../_harness/target.js';
 import type { RosteringClient, RosteringFlows, RosteringOrganizations } from '../../targets/types.js';
 import { resourceOf } from '../../_harness/builders.js';
+import { notApplicable } from '../../_harness/capabilities.js';
 import { rosteringSelected } from '../../_harness/selection.js';
 import { flowsDescription } from './flows.js';
 import { PREFIX, scope } from './service.js';
@@ -171,7 +172,14 @@ async function testIssuerTrusted(ctx: APIRequestContext): Promise<string[]> {
 }
 
 /** The reserved ids the world is written with (pagingLea is the paging tests' own). */
-const WORLD_FIELDS = ['sea', 'lea1', 'lea2', 'schoolA', 'schoolB', 'schoolC', 'schoolD'] as const;
+export const WORLD_FIELDS = ['sea', 'lea1', 'lea2', 'schoolA', 'schoolB', 'schoolC', 'schoolD'] as const;
+
+/** Not applicable when the deployment already holds one of these reserved ids (the set-up never wrote over it). */
+export function unlessHeld(fields: readonly (keyof RosteringOrganizations)[]): void {
+  const taken = rosteringRun().taken ?? {};
+  const field = fields.find((f) => taken[f]);
+  if (field) notApplicable(`rostering.organizations.${field} ${target.rostering?.organizations?.[field] ?? ''} ${taken[field]}: the suites never write over it`);
+}
 
 /**
  * The reserved organization ids the deployment already holds, each with what holds it. An

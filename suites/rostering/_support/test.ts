@@ -1,6 +1,6 @@
 import { notApplicable } from '../../_harness/capabilities.js';
 import { test as base, expect, target } from '../../_harness/fixtures.js';
-import { rosteringRun } from './setup.js';
+import { WORLD_FIELDS, rosteringRun, unlessHeld } from './setup.js';
 import type { World } from './world.js';
 
 /**
@@ -16,10 +16,8 @@ export const test = base.extend<{ rosteringTarget: void; world: World }>({
     await use();
   }, { auto: true }],
   world: async ({}, use) => {
-    const run = rosteringRun();
-    const taken = Object.entries(run.taken ?? {}).find(([field]) => field !== 'pagingLea');
-    if (taken) notApplicable(`rostering.organizations.${taken[0]} ${taken[1]}: the suites never write over it`);
-    const world = run.world;
+    unlessHeld(WORLD_FIELDS);
+    const world = rosteringRun().world;
     if (!world) notApplicable('needs rostering.organizations in the target file (the suites write their data with those ids)');
     await use(world);
   },
