@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -66,4 +66,20 @@ test('an issuer key that is not an RSA private key in PKCS#8 PEM stops start-up 
     assert.match(output, /^issuer\.privateKeyPem \(or REFERENCE_ISSUER_PRIVATE_KEY_PEM\) is not an RSA private key in PKCS#8 PEM: /);
     return true;
   });
+});
+
+test('npm start runs the compiled reference (no tsx at start-up) and it serves: a token, then discovery', async () => {
+  const child = await startChildReference({ config: { clients: CLIENTS }, npmStart: true });
+  try {
+    const token = await fetch(`${child.dataApiBaseUrl}/oauth/token`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from('k:s').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+    assert.equal(token.status, 200);
+    const discovery = await fetch(`${child.dataApiBaseUrl}/`);
+    assert.equal(discovery.status, 200);
+    assert.equal((await discovery.json() as { dataModels: { version: string }[] }).dataModels[0].version, '4.0.0');
+    // The process runs dist/reference/main.js, and tsx is not among its modules' loaders.
+    const cmdline = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+    assert.ok(cmdline.some((a) => a.endsWith('dist/reference/main.js')) && !cmdline.includes('tsx'), cmdline.join(' '));
+  } finally {
+    await child.stop();
+  }
 });

@@ -1,7 +1,9 @@
 /**
  * `npm start`: runs the reference on its in-memory default (with the demo data set) and prints
- * where it listens and how to get a token.
- * Usage: tsx reference/main.ts [--config file.json | --empty] [--data-standard 4.0|5.2|6.1] [--recover]
+ * where it listens and how to get a token. `npm start` runs this module compiled
+ * (`node dist/reference/main.js`, built by `npm run build`, which `npm ci` runs); the tests and
+ * tools run it from source (`node --import tsx reference/main.ts`).
+ * Usage: npm start -- [--config file.json | --empty] [--data-standard 4.0|5.2|6.1] [--recover]
  * (`--name value` or `--name=value`); REFERENCE_CONFIG works too.
  * --data-standard: the data standard served (the configuration's `dataStandard`, which it overrides).
  * --recover: start even if a durable store's journal is damaged, dropping (and counting) the bad records.
@@ -13,8 +15,10 @@ import { ConfigurationError } from './config/configuration-error.js';
 import { RosteringConfigError } from './rostering/service.js';
 import { StoreFileError } from './store/persistence.js';
 import { startReference } from './server.js';
+import { staleCompiledFile } from './build-freshness.js';
+import { COMPILED } from '../spec/repo-files.js';
 
-const USAGE = 'tsx reference/main.ts [--config file.json | --empty] [--data-standard 4.0|5.2|6.1] [--recover]';
+const USAGE = 'npm start -- [--config file.json | --empty] [--data-standard 4.0|5.2|6.1] [--recover]';
 
 /**
  * The options, `--name value` and `--name=value` alike. Anything else stops start-up (exit 2):
@@ -27,6 +31,13 @@ function readArgs(): { config?: string; empty?: boolean; 'data-standard'?: strin
     console.error(`${String((err as Error).message).split('\n')[0]}; usage: ${USAGE}`);
     process.exit(2);
   }
+}
+
+// Compiled code older than its source would serve what the repository no longer says.
+const stale = COMPILED ? staleCompiledFile() : undefined;
+if (stale) {
+  console.error(`the compiled reference (dist/) is older than ${stale}: run npm run build (npm ci runs it)`);
+  process.exit(2);
 }
 
 const args = readArgs();

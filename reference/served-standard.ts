@@ -7,6 +7,7 @@ import type { InterfaceDocuments } from './data-api/discovery.js';
 import { ext } from '../spec/model/dsl.js';
 import type { OverlayEntry } from '../spec/model/overlay.js';
 import { ConfigError } from './config/load.js';
+import { repoFile } from '../spec/repo-files.js';
 
 /**
  * What one deployment serves (issue #22 point 2: one data standard per deployment, chosen by
@@ -24,8 +25,6 @@ export interface ServedParts {
   documentHash: string;
   dataModel: { version: string; informationalVersion: string };
 }
-
-const repoFile = (path: string) => new URL(`../${path}`, import.meta.url);
 
 /**
  * `extensionResources`: resources that also accept `_ext` (an installed extension), laid over the

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { repoFile } from '../spec/repo-files.js';
 import type { AddressInfo, Socket } from 'node:net';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Document } from 'openapi-backend';
@@ -55,7 +56,7 @@ export async function startReference(opts: StartOptions = {}): Promise<RunningRe
   const served = opts.served ?? loadServedStandard(settings.dataStandard, settings.extensionResources);
   const { model, documents, documentHash } = served;
   const document = validationDocument(documents) as Document & Record<string, unknown>;
-  const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  const version = (JSON.parse(readFileSync(repoFile('package.json'), 'utf8')) as { version: string }).version;
   const validator = new RequestValidator(document);
   await validator.init();
   const stores = new StoreRegistry(model, { standard: served.standard, fsync: settings.journalFsync, recover: settings.recoverJournal, compactEvery: settings.journalCompactEvery });

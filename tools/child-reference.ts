@@ -54,6 +54,16 @@ export interface ChildOptions {
   /** How long start-up may take before it counts as hung (default 300 s: a guard against a hang, generous for a loaded machine, below the unit tests' ten-minute per-file timeout, so a hung start is reported with its output). */
   readyTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** Run what `npm start` runs: its node flags and the compiled reference (`dist/`, `npm run build`), not the sources through tsx. */
+  npmStart?: boolean;
+}
+
+/** The node arguments of package.json's `start` script (`node <flags> dist/reference/main.js`), without npm's wrapper. */
+export function npmStartArgs(): string[] {
+  const script = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const [command, ...args] = script.split(/\s+/);
+  if (command !== 'node') throw new Error(`npm start runs ${command}, not node: ${script}`);
+  return args;
 }
 
 export async function startChildReference(opts: ChildOptions): Promise<ChildReference> {
@@ -62,7 +72,8 @@ export async function startChildReference(opts: ChildOptions): Promise<ChildRefe
   writeFileSync(configFile, JSON.stringify({ port: 0, rosteringPort: 0, ...opts.config }, null, 2));
   const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env };
   for (const name of OVERRIDING_VARIABLES) if (!opts.env || !(name in opts.env)) delete env[name];
-  const args = ['--import', 'tsx', ...(opts.heapMb ? [`--max-old-space-size=${opts.heapMb}`] : []), MAIN, '--config', configFile];
+  const heap = opts.heapMb ? [`--max-old-space-size=${opts.heapMb}`] : [];
+  const args = [...(opts.npmStart ? [...heap, ...npmStartArgs()] : ['--import', 'tsx', ...heap, MAIN]), '--config', configFile];
   const proc = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   proc.stdout.setEncoding('utf8').on('data', (s: string) => { output += s; });

@@ -8,6 +8,7 @@ import { ROSTERING_ENV_VARS, readRosteringConfig, type RosteringConfig, type Ros
 import { loadEndpoints } from './endpoints.js';
 import { StoreResolver } from './routing.js';
 import { TokenCheck } from './token-check.js';
+import { repoFile } from '../../spec/repo-files.js';
 
 export { RosteringConfigError, ROSTERING_ENV_VARS, type RosteringEnv } from './config.js';
 
@@ -19,7 +20,7 @@ export { RosteringConfigError, ROSTERING_ENV_VARS, type RosteringEnv } from './c
  */
 export async function createRosteringService(opts: { env: RosteringEnv; stores: StoreRegistry; admins?: AdminDatabases; defaultStore?: string; clockSkewSeconds?: number } & Pick<RosteringParts, 'limits' | 'origins' | 'clock'>): Promise<{ app: Koa; config: RosteringConfig }> {
   const config = readRosteringConfig(opts.env);
-  const document = JSON.parse(readFileSync(new URL('../../spec/openapi/rostering.json', import.meta.url), 'utf8')) as Document;
+  const document = JSON.parse(readFileSync(repoFile('spec/openapi/rostering.json'), 'utf8')) as Document;
   const [endpoints, tokens, resolver] = await Promise.all([
     loadEndpoints(document),
     TokenCheck.create(config, opts.clockSkewSeconds),

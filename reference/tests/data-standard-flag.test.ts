@@ -79,6 +79,6 @@ test('an unknown option, or an option without its value, stops start-up with exi
     const { status, lines } = start(...args);
     assert.equal(status, 2, args.join(' '));
     assert.equal(lines.length, 1, lines.join('\n'));
-    assert.ok(lines[0].includes(named) && lines[0].endsWith('usage: tsx reference/main.ts [--config file.json | --empty] [--data-standard 4.0|5.2|6.1] [--recover]'), lines[0]);
+    assert.ok(lines[0].includes(named) && lines[0].endsWith('usage: npm start -- [--config file.json | --empty] [--data-standard 4.0|5.2|6.1] [--recover]'), lines[0]);
   }
 });

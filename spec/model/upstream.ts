@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AbstractDef, Field, Fields, ResourceDef, ScalarKind } from './dsl.js';
+import { repoFile } from '../repo-files.js';
 
 /**
  * The pinned upstream extracts (spec/upstream/ds-<version>.json: Ed-Fi Data Standards 4.0, 5.2
@@ -60,7 +61,7 @@ export function readExtract(standard: DataStandard): UpstreamExtract {
   let extract = extracts.get(standard);
   if (!extract) {
     if (!dataStandards.includes(standard)) throw new Error(`unknown data standard '${String(standard)}' (known: ${dataStandards.join(', ')})`);
-    extract = JSON.parse(readFileSync(new URL(`../upstream/ds-${standard}.json`, import.meta.url), 'utf8')) as UpstreamExtract;
+    extract = JSON.parse(readFileSync(repoFile(`spec/upstream/ds-${standard}.json`), 'utf8')) as UpstreamExtract;
     extracts.set(standard, extract);
   }
   return extract;
