@@ -58,7 +58,6 @@ export async function startReference(opts: StartOptions = {}): Promise<RunningRe
   const document = validationDocument(documents) as Document & Record<string, unknown>;
   const version = (JSON.parse(readFileSync(repoFile('package.json'), 'utf8')) as { version: string }).version;
   const validator = new RequestValidator(document);
-  await validator.init();
   const stores = new StoreRegistry(model, { standard: served.standard, fsync: settings.journalFsync, recover: settings.recoverJournal, compactEvery: settings.journalCompactEvery });
   const store = stores.open(settings.dataStore);
   if (settings.demoData && !store.newestChangeVersion) loadDemoData(model, store);

@@ -1,13 +1,16 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { OpenAPIBackend, OpenAPIValidator, ValidationContext, type Document, type Operation } from 'openapi-backend';
+import { OpenAPIRouter, OpenAPIValidator, ValidationContext, type Document, type Operation } from 'openapi-backend';
 import { boundedCopy } from './bounded-copy.js';
+import { RefResolver } from './request-refs.js';
 
 /**
  * Request validation by openapi-backend from the generated interface description. Routing is
  * ours (an O(1) table, see routes.ts): openapi-backend is only asked to validate a request
  * against an operation we name, with validators compiled once per operation on one shared Ajv
- * per validation context (instead of a fresh Ajv per operation, which costs ~20 ms each).
+ * per validation context (openapi-backend would make a fresh Ajv per operation, ~20 ms each once
+ * used, a fraction of a millisecond even unused). An operation's references are resolved when it
+ * is first compiled (request-refs.ts), not the whole document at start-up.
  *
  * A body is judged in two steps, so that what a refusal costs is bounded (issue 23 finding 2:
  * 70,000 empty items made 350,000 errors, 7 s and 25 MB of answer; more overflowed the stack):
@@ -42,35 +45,47 @@ export interface Validated {
   complete: boolean;
 }
 
-export class RequestValidator {
-  private readonly api: OpenAPIBackend;
-  private readonly ajvByContext = new Map<string, Ajv>();
-  /** Operations by id, built once: openapi-backend's own lookup rebuilds its list per call. */
-  private operations = new Map<string, Operation>();
-  /** Validators that collect every error of a body, built when a body is first refused. */
-  private reporter?: OpenAPIValidator;
-  private readonly reportAjvByContext = new Map<string, Ajv>();
-  private readonly reportValidators = new Map<string, ValidateFunction[]>();
-
-  constructor(document: Document) {
-    this.api = new OpenAPIBackend({
-      definition: document,
-      quick: true,
-      validate: true,
-      // openapi-backend asks for one Ajv per context, each always with the same options
-      // (parameters coerced: `limit=5` → 5; bodies exact). Every query error is listed; a body
-      // is accepted or refused at its first error (its errors are collected by report()).
-      customizeAjv: (_fresh, opts, context) => {
-        let ajv = this.ajvByContext.get(context);
-        if (!ajv) this.ajvByContext.set(context, (ajv = sharedAjv(opts, context !== ValidationContext.RequestBody)));
-        return ajv;
-      },
-    });
+/** openapi-backend's validator, every Ajv it asks for given by `ajvFor` (none made to be thrown away). */
+class SharedAjvValidator extends OpenAPIValidator {
+  constructor(definition: Document, router: OpenAPIRouter, private readonly ajvFor: (context: ValidationContext, opts: Options) => Ajv) {
+    super({ definition, router, lazyCompileValidators: true });
   }
 
-  async init(): Promise<void> {
-    await this.api.init();
-    this.operations = new Map(this.api.getOperations().map((op) => [op.operationId!, op]));
+  override getAjv(context: ValidationContext, opts: Options = {}): Ajv {
+    return this.ajvFor(context, { ...this.ajvOpts, ...opts });
+  }
+}
+
+/** One Ajv per validation context, made on first use with the options openapi-backend asks for. */
+function ajvPerContext(allErrors: (context: ValidationContext) => boolean): (context: ValidationContext, opts: Options) => Ajv {
+  const byContext = new Map<ValidationContext, Ajv>();
+  return (context, opts) => {
+    let ajv = byContext.get(context);
+    if (!ajv) byContext.set(context, (ajv = sharedAjv(opts, allErrors(context))));
+    return ajv;
+  };
+}
+
+export class RequestValidator {
+  private readonly router: OpenAPIRouter;
+  private readonly refs: RefResolver;
+  /** Operations by id (openapi-backend's own lookup rebuilds its list per call), references unresolved. */
+  private readonly operations: Map<string, Operation>;
+  /** Operations whose parameters and body have their references resolved, by id. */
+  private readonly resolved = new Map<string, Operation>();
+  // Parameters coerced (`limit=5` → 5), bodies exact. Every query error is listed; a body is
+  // accepted or refused at its first error (its errors are collected by report()).
+  private readonly validator: SharedAjvValidator;
+  private readonly requestValidators = new Map<string, ValidateFunction[]>();
+  /** Validators that collect every error of a body, built when a body is first refused. */
+  private reporter?: SharedAjvValidator;
+  private readonly reportValidators = new Map<string, ValidateFunction[]>();
+
+  constructor(private readonly document: Document) {
+    this.router = new OpenAPIRouter({ definition: document });
+    this.refs = new RefResolver(document as unknown as Record<string, unknown>);
+    this.operations = new Map(this.router.getOperations().map((op) => [op.operationId!, op]));
+    this.validator = new SharedAjvValidator(document, this.router, ajvPerContext((context) => context !== ValidationContext.RequestBody));
   }
 
   /** Compiles the validators of the named operations ahead of their first request. */
@@ -78,12 +93,22 @@ export class RequestValidator {
     for (const id of operationIds) this.compiled(id);
   }
 
-  /** Registers an operation's validators, built from the indexed operation object. */
-  private compiled(operationId: string): void {
-    const operation = this.operations.get(operationId);
-    if (!operation) throw new Error(`unknown operation ${operationId}`);
-    const v = this.api.validator;
-    if (!v.requestValidators[operationId]) v.requestValidators[operationId] = v.buildRequestValidatorsForOperation(operation) ?? [];
+  /** The operation with its parameters and body resolved, or an error for an unknown id. */
+  private operation(operationId: string): Operation {
+    let op = this.resolved.get(operationId);
+    if (op) return op;
+    const raw = this.operations.get(operationId);
+    if (!raw) throw new Error(`unknown operation ${operationId}`);
+    op = { ...raw, parameters: this.refs.resolve(raw.parameters), requestBody: this.refs.resolve(raw.requestBody) } as Operation;
+    this.resolved.set(operationId, op);
+    return op;
+  }
+
+  /** The operation's validators, built on first use. */
+  private compiled(operationId: string): ValidateFunction[] {
+    let validators = this.requestValidators.get(operationId);
+    if (!validators) this.requestValidators.set(operationId, (validators = this.validator.buildRequestValidatorsForOperation(this.operation(operationId)) ?? []));
+    return validators;
   }
 
   /**
@@ -97,8 +122,7 @@ export class RequestValidator {
    * only those under `/query` and `/requestBody`.
    */
   validate(operationId: string, req: RequestToValidate): Validated {
-    this.compiled(operationId);
-    const validators = this.api.validator.requestValidators[operationId]!; // set by compiled()
+    const validators = this.compiled(operationId);
     const query: Record<string, unknown> = { ...req.query };
     const parameters: Record<string, unknown> = { path: {}, query, header: {}, cookie: {}, requestBody: req.body };
     const errors: ErrorObject[] = [];
@@ -118,17 +142,8 @@ export class RequestValidator {
   private report(operationId: string, body: unknown): { errors: ErrorObject[]; complete: boolean } {
     let validators = this.reportValidators.get(operationId);
     if (!validators) {
-      this.reporter ??= new OpenAPIValidator({
-        definition: this.api.definition,
-        router: this.api.router,
-        lazyCompileValidators: true,
-        customizeAjv: (_fresh, opts, context) => {
-          let ajv = this.reportAjvByContext.get(context);
-          if (!ajv) this.reportAjvByContext.set(context, (ajv = sharedAjv(opts, true)));
-          return ajv;
-        },
-      });
-      validators = this.reporter.buildRequestValidatorsForOperation(this.operations.get(operationId)!) ?? [];
+      this.reporter ??= new SharedAjvValidator(this.document, this.router, ajvPerContext(() => true));
+      validators = this.reporter.buildRequestValidatorsForOperation(this.operation(operationId)) ?? [];
       this.reportValidators.set(operationId, validators);
     }
     const { copy, cut } = boundedCopy(body, REPORT_BUDGET);
