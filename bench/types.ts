@@ -227,6 +227,24 @@ export interface StartupFigures {
 export interface StartupResult {
   reference: StartupFigures;
   others: StartupFigures[];
+  /** `npm start` as an operator runs it, cold, several times (bench/npm-start.ts); absent when the phase did not run. */
+  npmStart?: NpmStartFigures;
+}
+
+/** Cold starts of package.json's `start` command line (the compiled reference, demo data loaded). */
+export interface NpmStartFigures {
+  /** The node command line run (npm's wrapper left out). */
+  command: string;
+  /** @TJS-type integer */
+  runs: number;
+  /** Spawn → the ready line ("data API …"), per run. */
+  listeningMs: number[];
+  /** Spawn → the first answered request (discovery, polled every 2 ms from spawn), per run. */
+  firstAnswerMs: number[];
+  medianListeningMs: number;
+  medianFirstAnswerMs: number;
+  /** One more start through `npm start` itself: what npm's wrapper adds. */
+  viaNpmFirstAnswerMs?: number;
 }
 
 export interface SpecSizeSide {
