@@ -189,6 +189,8 @@ export class DataStore {
   private undo?: { steps: (() => void)[]; touched: Set<StoredRecord> };
 
   private log(entry: JournalEntry extends infer E ? (E extends JournalEntry ? Omit<E, 'v' | 'd'> : never) : never): void {
+    // A store without a journal (memory:) keeps no entries: nothing would ever read them.
+    if (!this.persistence) return;
     const full = { ...entry, v: this.version, d: this.descriptorIds } as JournalEntry;
     if (this.batch) this.batch.push(full);
     else this.persistence?.append([full]);
