@@ -34,6 +34,7 @@ import { BENCH_CLIENT, ROSTER_CLIENT, SCHOOLS, SSA_ENDPOINT, schoolId, ssaDoc } 
 import type { DriverRun } from './driver.js';
 import { Child, canPin } from './ipc.js';
 import { measureNpmStart } from './npm-start.js';
+import { staleCompiledFile } from '../reference/build-freshness.js';
 import { formatSummary, summarise } from './profile-summary.js';
 import { newKeyDayBase, type ScenarioSpec } from './scenarios.js';
 import type {
@@ -42,6 +43,10 @@ import type {
 } from './types.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
+// The servers run the compiled reference (as npm start does): it must be there and fresh.
+if (!existsSync(`${ROOT}dist/reference/server.js`)) { console.error('bench: the compiled reference is missing: run npm run build (npm ci runs it)'); process.exit(2); }
+const staleSource = staleCompiledFile();
+if (staleSource) { console.error(`bench: the compiled reference (dist/) is older than ${staleSource}: run npm run build`); process.exit(2); }
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const profileArg = argv.find((a) => a === '--profile' || a.startsWith('--profile='));
