@@ -27,7 +27,8 @@ export default {
   },
   coverageAnalysis: 'perTest',
   mutate: group.mutate,
-  ignorePatterns: ['reports', 'bench', 'test-results', 'playwright-report', 'blob-report', 'coverage', '.stryker-tmp'],
+  // dist/: the compiled reference npm start runs; mutants are judged on the sources (tsx).
+  ignorePatterns: ['dist', 'reports', 'bench', 'test-results', 'playwright-report', 'blob-report', 'coverage', '.stryker-tmp'],
   tempDirName: '.stryker-tmp',
   concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
   // --full re-tests every mutant (force) and still writes the incremental file for later runs.
