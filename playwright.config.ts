@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 import { embeddedConfig, isEmbeddedReference, target } from './suites/_harness/target.js';
-import { defaultWorkers } from './suites/_harness/workers.js';
+import { decideWorkersOnce } from './suites/_harness/workers.js';
 import { REFERENCE_ERROR_LOG } from './suites/_harness/reference-errors.js';
 import { RUN_METADATA_KEY, runMetadata, shardMetadata, shardOf } from './suites/_harness/reporter/run-metadata.js';
 import { rosteringSelected } from './suites/_harness/selection.js';
@@ -77,6 +77,8 @@ function embeddedPlan(): Embedded {
 await decideStandardOnce(target, embeddedConfig);
 
 const embedded = isEmbeddedReference && !process.argv.includes('--list') ? embeddedPlan() : undefined;
+// Workers by the round trip to the deployment, measured once (workers.ts).
+const workers = await decideWorkersOnce(target, isEmbeddedReference);
 
 export default defineConfig({
   testDir: './suites',
@@ -84,8 +86,8 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  // --workers wins; else the target's `workers`, else by where the deployment is (workers.ts).
-  workers: defaultWorkers(target, isEmbeddedReference),
+  // --workers wins; else the target's `workers`, else by the round trip to the deployment (workers.ts).
+  workers: workers.workers,
   timeout: 30_000,
   globalSetup: './suites/_harness/global-setup.ts',
   // The target (and its deviations) travel with blob reports, so a merge reports them.

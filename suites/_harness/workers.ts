@@ -3,19 +3,77 @@ import type { Target } from '../targets/types.js';
 
 /**
  * How many Playwright workers a run uses when `--workers` does not say (the command line always
- * wins). A target file may name its own (`workers`). Otherwise a deployment on another host is
- * I/O bound: the workers mostly wait on the network, so four per core, at most eight (a
- * deployment 40 ms away: 188 s with one worker, 37 s with eight, on two cores). The embedded
- * reference and any deployment on this machine share its cores with the workers: half the
- * cores, but at least two, since a worker also waits on the deployment's answers (two cores:
- * one worker 3.6–4.0 min per configuration, two workers 2.1–2.4 min).
+ * wins). A target file may name its own (`workers`). Otherwise the round trip to the deployment,
+ * measured before the run (issue #24 point 5), decides: a deployment whose answers take
+ * IO_BOUND_RTT_MS or more is I/O bound, the workers mostly wait on the network, so four per core,
+ * at most eight (a deployment 40 ms away: 188 s with one worker, 165 s with eight, 183 s with
+ * sixteen, on two cores), whether it is another host or a proxy on this one. The embedded
+ * reference, and a deployment that answers sooner, share this machine's cores with the workers:
+ * half the cores, but at least two, since a worker also waits on the deployment's answers (two
+ * cores: one worker 3.6–4.0 min per configuration, two workers 2.1–2.4 min). Unmeasured (no
+ * answer), the host name decides: loopback is local.
  */
 export const REMOTE_WORKERS_MAX = 8;
+export const IO_BOUND_RTT_MS = 5;
 
-export function defaultWorkers(target: Pick<Target, 'workers' | 'dataApi'>, embedded: boolean, cores = availableParallelism()): number {
-  if (target.workers !== undefined) return target.workers;
-  if (!embedded && !isLoopback(target.dataApi.baseUrl)) return Math.min(REMOTE_WORKERS_MAX, Math.max(2, 4 * cores));
-  return Math.max(2, Math.floor(cores / 2));
+export interface WorkersDecision {
+  workers: number;
+  /** Why, for the console: the target's setting, the embedded reference, or the round trip. */
+  why: string;
+}
+
+export function defaultWorkers(target: Pick<Target, 'workers' | 'dataApi'>, embedded: boolean, cores = availableParallelism(), roundTripMs?: number): WorkersDecision {
+  if (target.workers !== undefined) return { workers: target.workers, why: "the target file's workers" };
+  const local = { workers: Math.max(2, Math.floor(cores / 2)), why: '' };
+  const remote = { workers: Math.min(REMOTE_WORKERS_MAX, Math.max(2, 4 * cores)), why: '' };
+  if (embedded) return { ...local, why: 'the embedded reference shares this machine' };
+  if (roundTripMs === undefined) {
+    const loopback = isLoopback(target.dataApi.baseUrl);
+    return { ...(loopback ? local : remote), why: `round trip not measured; the host is ${loopback ? 'this machine' : 'another'}` };
+  }
+  const ms = `round trip ${roundTripMs.toFixed(1)} ms`;
+  return roundTripMs >= IO_BOUND_RTT_MS
+    ? { ...remote, why: `${ms} (≥ ${IO_BOUND_RTT_MS} ms: I/O bound)` }
+    : { ...local, why: `${ms} (< ${IO_BOUND_RTT_MS} ms: the deployment answers as fast as this machine runs tests)` };
+}
+
+/**
+ * The median round trip of `count` sequential GETs of `url` on one kept-alive connection, after
+ * one that opens it (connection and TLS set-up are not what each test pays); undefined when the
+ * deployment does not answer.
+ */
+export async function measureRoundTrip(url: string, count = 5, timeoutMs = 5_000): Promise<number | undefined> {
+  const once = async () => {
+    const t0 = performance.now();
+    const res = await fetch(url, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
+    await res.arrayBuffer();
+    return performance.now() - t0;
+  };
+  try {
+    await once();
+    const times: number[] = [];
+    for (let i = 0; i < count; i++) times.push(await once());
+    return times.sort((a, b) => a - b)[Math.floor(count / 2)];
+  } catch {
+    return undefined;
+  }
+}
+
+const WORKERS_DECISION_ENV = 'CONFORMANCE_WORKERS_DECISION';
+
+/**
+ * Decided once, in Playwright's main process (its workers load the configuration too, and
+ * inherit the decision): the round trip is measured only where it decides something.
+ */
+export async function decideWorkersOnce(target: Pick<Target, 'workers' | 'dataApi'>, embedded: boolean, argv = process.argv): Promise<WorkersDecision> {
+  const inherited = process.env[WORKERS_DECISION_ENV];
+  if (inherited) return JSON.parse(inherited) as WorkersDecision;
+  const commandLine = argv.some((a) => a === '--workers' || a === '-j' || a.startsWith('--workers='));
+  const measure = !commandLine && !embedded && target.workers === undefined && !argv.includes('--list');
+  const decision = defaultWorkers(target, embedded, availableParallelism(), measure ? await measureRoundTrip(`${target.dataApi.baseUrl}/`) : undefined);
+  process.env[WORKERS_DECISION_ENV] = JSON.stringify(decision);
+  if (measure) console.log(`workers: ${decision.workers} (${decision.why}; --workers or the target's workers set another)`);
+  return decision;
 }
 
 /** Whether a URL names this machine (loopback address or localhost). */
