@@ -104,7 +104,7 @@ async function waitFor(url: string, child: ChildProcess, ms = 60_000): Promise<v
  * process per other routing flow, and the deployment whose host lowered the maximum page size, so
  * that the clean run can be conformant and a conforming deviation be judged against that.
  */
-async function startReferences(privateKeyPem: string): Promise<{ deployments: Deployment[]; flows: BuiltFlows; loweredPort: number }> {
+async function startReferences(privateKeyPem: string, testIssuerPrivateKeyPem: string): Promise<{ deployments: Deployment[]; flows: BuiltFlows; loweredPort: number }> {
   const dataPort = await freeBlock(2);
   const flowsBase = await freeBlock(6);
   const loweredPort = await freeBlock(2);
@@ -118,6 +118,8 @@ async function startReferences(privateKeyPem: string): Promise<{ deployments: De
     ...(SECRETS_ENV ? { secretsEnv: SECRETS_ENV } : {}),
     lowered: { baseUrl: `${origin(loweredPort)}${basePath}`, pageSizeMaximum: referenceTarget.capabilities?.loweredPageSize?.pageSizeMaximum ?? 25 },
     privateKeyPem,
+    // The suites' own test issuer (capability testIssuer), trusted by every rostering service besides the issuer.
+    testIssuerPrivateKeyPem,
     adminSecret: process.env.CONFORMANCE_ADMIN_SECRET!,
   });
   await Promise.all(processes.map((p) => waitFor(p.readyUrl, startProcess(p))));
@@ -419,8 +421,12 @@ async function main(): Promise<number> {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
 
-  const privateKeyPem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const { deployments, flows, loweredPort } = await startReferences(privateKeyPem);
+  const newKey = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const privateKeyPem = newKey();
+  // The runs read the test issuer's key from the variable the target's testIssuer names (inherited).
+  const testIssuerEnv = referenceTarget.capabilities?.testIssuer?.pemEnv ?? 'CONFORMANCE_TEST_ISSUER_PRIVATE_KEY_PEM';
+  const testIssuerPrivateKeyPem = (process.env[testIssuerEnv] ??= newKey());
+  const { deployments, flows, loweredPort } = await startReferences(privateKeyPem, testIssuerPrivateKeyPem);
   const clients = clientsOf(referenceTarget);
   await seedSchoolYears(deployments[0], clients);
   const setup: Setup = { deployments, flows, loweredPort, tokens: new Tokens(privateKeyPem), clients, privateKeyPem };
