@@ -12,6 +12,9 @@
  * --only      run only some phases: startup, baselines, main, spec, scale, durability (baselines always run when main does)
  *             startup: `npm start`'s command line started cold five times (three in quick mode), first answer timed
  * --data-standard=4.0|5.2|6.1   the data standard the reference serves (default: the reference's, 4.0)
+ * --remote-latency=40   also the complete certification (every suite, default workers) through a
+ *             proxy holding each exchange for that round trip (npm run strength -- --remote-latency);
+ *             ends with `remote certification at 40 ms: N s (verdict V, W workers)`
  * --sizes=1000,1000000   scale sizes instead of the mode's
  * --duration=, --warmup=, --connections=   client settings instead of the mode's
  * BENCH_SERVER_FLAGS="--trace-gc ..."      extra Node flags for the server children
@@ -21,7 +24,7 @@
  * The targets are goals and are reported, never asserted: the exit code is 0 unless the harness
  * itself fails.
  */
-import { execSync } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
 import { createPrivateKey, generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -38,7 +41,7 @@ import { staleCompiledFile } from '../reference/build-freshness.js';
 import { formatSummary, summarise } from './profile-summary.js';
 import { newKeyDayBase, type ScenarioSpec } from './scenarios.js';
 import type {
-  BenchReport, Measurement, MemoryPoint, NpmStartFigures, ProfileSummary, ScaleSeries, ServerKind, SkippedWorkload, SpecSizeSide, StartupFigures,
+  BenchReport, Measurement, MemoryPoint, NpmStartFigures, ProfileSummary, RemoteCertification, ScaleSeries, ServerKind, SkippedWorkload, SpecSizeSide, StartupFigures,
   TargetCheck, WorkloadResult,
 } from './types.js';
 
@@ -53,6 +56,11 @@ const profileArg = argv.find((a) => a === '--profile' || a.startsWith('--profile
 const profileIds = profileArg?.includes('=') ? new Set(profileArg.split('=')[1].split(',')) : undefined;
 const onlyArg = argv.find((a) => a.startsWith('--only='));
 const phases = new Set(onlyArg ? onlyArg.split('=')[1].split(',') : ['startup', 'baselines', 'main', 'spec', 'scale', 'durability']);
+const remoteArg = argv.find((a) => a === '--remote-latency' || a.startsWith('--remote-latency='));
+const remoteLatency = remoteArg ? Number(remoteArg.includes('=') ? remoteArg.split('=')[1] : argv[argv.indexOf(remoteArg) + 1]) : undefined;
+if (remoteLatency !== undefined && !(remoteLatency >= 0)) { console.error('bench: --remote-latency takes a round trip in milliseconds, e.g. --remote-latency=40'); process.exit(2); }
+// Alone, --remote-latency runs only that phase (the whole suite takes minutes); with --only, beside those named.
+if (remoteLatency !== undefined) { if (!onlyArg) phases.clear(); phases.add('remote'); }
 if (phases.has('main') || phases.has('durability')) phases.add('baselines');
 
 // The data standard every reference child serves (bench/servers/reference.ts reads it); 6.1 is the largest.
@@ -707,6 +715,25 @@ function printReport(report: BenchReport): void {
  * What durability costs: creates against a journaled store (`file:`), as `npm start --config`
  * with a dataStore runs, without and with journalFsync (a disk flush per acknowledged write).
  */
+let remote: RemoteCertification | undefined;
+
+/**
+ * The complete certification through a latency proxy: the strength tool's embedded deployments
+ * and proxy (tools/strength/run.ts --remote-latency), every suite, default workers. Its output
+ * is passed through; its last line is the figure.
+ */
+async function remoteCertification(roundTripMs: number): Promise<RemoteCertification> {
+  log(`\n== remote certification: every suite through a ${roundTripMs} ms round trip (npm run strength -- --remote-latency ${roundTripMs})`);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/strength/run.ts', '--remote-latency', String(roundTripMs)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => { output += s; process.stdout.write(s); });
+  await new Promise((resolve) => child.once('close', resolve));
+  const line = output.trim().split('\n').reverse().find((l) => l.startsWith('remote certification at')) ?? '';
+  const m = /^remote certification at [\d.]+ ms: ([\d.]+) s \(verdict (\S+), (\d+|\?) workers?\)$/.exec(line);
+  if (!m) throw new Error(`the remote certification printed no result line (exit ${child.exitCode})`);
+  return { roundTripMs, seconds: Number(m[1]), verdict: m[2], workers: Number(m[3]) || 0, line };
+}
+
 async function durabilityPhase(): Promise<void> {
   log('\n== durable store: POST upsert, new key, journaled, without and with fsync per write');
   for (const fsync of [false, true]) {
@@ -749,6 +776,7 @@ async function main(): Promise<void> {
   if (phases.has('spec')) await phase('spec', specPhase);
   if (phases.has('scale')) await phase('scale', scalePhase);
   if (phases.has('durability')) await phase('durability', durabilityPhase);
+  if (phases.has('remote')) await phase('remote', async () => { remote = await remoteCertification(remoteLatency!); });
 
   const last = memory[memory.length - 1];
   const report: BenchReport = {
@@ -794,6 +822,7 @@ async function main(): Promise<void> {
     },
     targets: [],
     profiles,
+    ...(remote ? { remote } : {}),
     interference: {
       noisyPercent: NOISY_PERCENT,
       budgetMs: CONFIG.interferenceBudgetMs,
@@ -813,6 +842,8 @@ async function main(): Promise<void> {
   }
   if (report.interference.disturbed.length) console.log(`\ndisturbed by other processes (figures less reliable): ${report.interference.disturbed.join(', ')}`);
   console.log(`wrote reports/bench.json in ${fmt(report.elapsedSeconds, 1)} s (${phaseTimes.join(', ')}; waiting for quiet / re-measuring ${fmt(interferenceSpentMs / 1000, 1)} s)`);
+  // The remote figure last: the line a vendor or CI looks for (issue #24 point 5).
+  if (report.remote) console.log(report.remote.line);
 }
 
 function strip(x: (SpecSizeSide & { get: WorkloadResult[]; up: WorkloadResult[] }) | undefined, server: ServerKind): SpecSizeSide {

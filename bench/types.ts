@@ -29,6 +29,20 @@ export interface BenchReport {
   profiles: ProfileSummary[];
   /** Load from other processes on the machine, and what the run did about it. */
   interference: InterferenceSummary;
+  /** The complete certification through a latency proxy (only with --remote-latency). */
+  remote?: RemoteCertification;
+}
+
+/** `npm run strength -- --remote-latency <ms>` as the bench ran it: every suite, default workers. */
+export interface RemoteCertification {
+  roundTripMs: number;
+  /** The whole Playwright run through the proxy, set-up and teardown included. */
+  seconds: number;
+  verdict: string;
+  /** @TJS-type integer */
+  workers: number;
+  /** The tool's last line, as printed. */
+  line: string;
 }
 
 export interface InterferenceSummary {

@@ -10,6 +10,11 @@
  * reports/strength/.
  *
  * Usage: [STRENGTH_PORT_BASE=23100] tsx tools/strength/run.ts [fault name ...]   (default: every fault)
+ *
+ * `--remote-latency <ms>` (or `=<ms>`) measures certification in practice instead (issue #24 point 5):
+ * the complete target, every suite, through the proxy holding each exchange for that round trip,
+ * with the workers the defaults choose; it ends with the line
+ * `remote certification at <ms> ms: N s (verdict V, W workers)`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -23,6 +28,7 @@ import type { Target } from '../../suites/targets/types.js';
 import { portBlocks } from '../ports.js';
 import { faults, type Fault } from './faults/index.js';
 import { DeviatingProxy, Tokens, type Clients, type Route, type Transformer } from './proxy.js';
+import { latency } from './latency.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const out = join(root, 'reports/strength');
@@ -409,8 +415,31 @@ function refusedBecause(f: Fault, r: RunResult, clean: RunResult): string {
 
 const warnings = (r: RunResult) => r.failedRules.filter((x) => x.level === 'SHOULD').map((x) => x.id);
 
+/** `--remote-latency 40` or `--remote-latency=40`: the round trip to measure certification at. */
+function remoteLatencyArg(argv: string[]): number | undefined {
+  const at = argv.findIndex((a) => a === '--remote-latency' || a.startsWith('--remote-latency='));
+  if (at < 0) return undefined;
+  const value = Number(argv[at].includes('=') ? argv[at].split('=')[1] : argv[at + 1]);
+  if (!Number.isFinite(value) || value < 0) throw new Error('--remote-latency takes a round trip in milliseconds, e.g. --remote-latency 40');
+  return value;
+}
+
+/** The complete certification through the proxy at `roundTripMs`, with default workers. */
+async function remoteCertification(roundTripMs: number, setup: Setup): Promise<number> {
+  const name = `remote-${roundTripMs}ms`;
+  const r = await runSuites(name, latency(roundTripMs), setup, { suites: [], storeDigest: true });
+  // Playwright's own line names the workers the defaults chose (workers.ts, by the round trip).
+  const workers = /using (\d+) workers?/.exec(readFileSync(join(out, `log-${name}.txt`), 'utf8'))?.[1] ?? '?';
+  for (const t of r.failed.slice(0, 20)) console.log(`  failed  ${t}`);
+  for (const e of [...r.errors, ...r.proxyErrors].slice(0, 10)) console.log(`  error   ${e}`);
+  console.log(`${r.passed} passed, ${r.skipped} skipped, ${r.failed.length} failed; reports in ${relative(root, join(out, 'reports', name))}`);
+  console.log(`remote certification at ${roundTripMs} ms: ${(r.ms / 1000).toFixed(1)} s (verdict ${r.verdict ?? 'none'}, ${workers} workers)`);
+  return r.verdict === 'conformant' && !r.failed.length && !r.proxyErrors.length ? 0 : 1;
+}
+
 async function main(): Promise<number> {
-  const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const remote = remoteLatencyArg(process.argv.slice(2));
+  const wanted = remote === undefined ? process.argv.slice(2).filter((a) => !a.startsWith('-')) : [];
   const unknown = wanted.filter((w) => !faults.some((f) => f.name === w));
   if (unknown.length) {
     console.error(`unknown fault${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
@@ -430,6 +459,10 @@ async function main(): Promise<number> {
   const clients = clientsOf(referenceTarget);
   await seedSchoolYears(deployments[0], clients);
   const setup: Setup = { deployments, flows, loweredPort, tokens: new Tokens(privateKeyPem), clients, privateKeyPem };
+  if (remote !== undefined) {
+    console.log(`reference up (${deployments.length + 1} deployments) in ${seconds(Date.now() - started)}; certification through a ${remote} ms round trip`);
+    return remoteCertification(remote, setup);
+  }
   console.log(`reference up (${deployments.length + 1} deployments) in ${seconds(Date.now() - started)}; ${list.length} faults, ${PARALLEL} at a time`);
 
   const clean = await runSuites('clean', {}, setup, { suites: [], workers: 2, storeDigest: true });
