@@ -4,7 +4,7 @@ import { SignJWT, decodeJwt, importPKCS8 } from 'jose';
 import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
 import { credentials, target, unsetCredentialVariables } from '../../_harness/target.js';
 import type { RosteringClient, RosteringFlows, RosteringOrganizations } from '../../targets/types.js';
-import { resourceOf } from '../../_harness/builders.js';
+import { model } from '../../_harness/judged-model.js';
 import { notApplicable } from '../../_harness/capabilities.js';
 import { rosteringSelected } from '../../_harness/selection.js';
 import { flowsDescription } from './flows.js';
@@ -183,24 +183,31 @@ export function unlessHeld(fields: readonly (keyof RosteringOrganizations)[]): v
 
 /**
  * The reserved organization ids the deployment already holds, each with what holds it. An
- * education organization id is one across its kinds, so each is looked for as a state agency,
- * a district and a school. A name the world gives (world.ts) says an earlier run left it.
+ * education organization id is one across its kinds, so each is looked for as every kind the
+ * judged model has (a state agency, a district, a school, and also a post-secondary institution,
+ * an organization department, …), all at once: the world's own kinds named first. A name the
+ * world gives (world.ts) says an earlier run left it.
  */
-async function reservedIdsInUse(w: Writer, ids: Partial<RosteringOrganizations>): Promise<RosteringRun['taken']> {
-  const kinds = ['stateEducationAgency', 'localEducationAgency', 'school'].map((n) => resourceOf(n));
+export async function reservedIdsInUse(w: Writer, ids: Partial<RosteringOrganizations>): Promise<RosteringRun['taken']> {
+  const first = ['stateEducationAgency', 'localEducationAgency', 'school'];
+  const kinds = model.resources.filter((r) => r.educationOrganization).sort((a, b) => rank(first, a.name) - rank(first, b.name));
   const taken: NonNullable<RosteringRun['taken']> = {};
   await Promise.all((Object.entries(ids) as [keyof RosteringOrganizations, number][]).map(async ([field, id]) => {
-    for (const kind of kinds) {
+    const holders = await Promise.all(kinds.map(async (kind) => {
       const res = await w.client.get(`${kind.endpoint}?${kind.educationOrganization!.idField}=${id}`);
-      const found = res.status() === 200 ? ((await res.json()) as { nameOfInstitution?: string }[])[0] : undefined;
-      if (!found) continue;
-      const ours = /(?:State Agency|District|School) [wr][0-9a-z]{6}/.test(found.nameOfInstitution ?? '');
-      taken[field] = `is already the deployment's ${kind.name} "${found.nameOfInstitution ?? ''}"${ours ? ', which an earlier run of the suites left' : ''}`;
-      return;
-    }
+      return res.status() === 200 ? ((await res.json()) as { nameOfInstitution?: string }[])[0] : undefined;
+    }));
+    const at = holders.findIndex((h) => h);
+    if (at < 0) return;
+    const found = holders[at]!;
+    const ours = /(?:State Agency|District|School) [wr][0-9a-z]{6}/.test(found.nameOfInstitution ?? '');
+    taken[field] = `is already the deployment's ${kinds[at].name} "${found.nameOfInstitution ?? ''}"${ours ? ', which an earlier run of the suites left' : ''}`;
   }));
   return taken;
 }
+
+/** The position of `name` in `order`, names not in it after every one that is. */
+const rank = (order: string[], name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
 
 async function cleanup(writers: Writer[]): Promise<void> {
   const failures: string[] = [];
