@@ -34,6 +34,11 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   if (referenceLog) startReferenceErrorLog();
   const ctx = await request.newContext();
   let rosteringTeardown: (() => Promise<void>) | undefined;
+  // How long set-up and teardown take, by step: against a distant deployment they are round trips no worker shares.
+  const steps: string[] = [];
+  let lap = performance.now();
+  const timed = (name: string) => { const now = performance.now(); steps.push(`${name} ${((now - lap) / 1000).toFixed(1)} s`); lap = now; };
+  const began = lap;
   try {
     // A target file that cannot work fails here, once, in seconds and saying which field to
     // fix, not in every test.
@@ -48,17 +53,23 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     if (outcome.digest) process.env[DIGEST_ENV] = outcome.digest;
     // What earlier runs left (killed, or a cleanup refused) goes first, so it never blocks this one.
     // The store this run must leave as it found it is the one without them: its digest is taken again.
+    timed('preflight');
     if (await removeEarlierRuns(ctx, outcome.tokens.primary) && outcome.digest) process.env[DIGEST_ENV] = (await storeDigest(ctx)) ?? outcome.digest;
+    timed('earlier runs\' records');
     beginRun(RUN_ID);
     // Rostering clients' tokens and the data the rostering suites read (only when they run).
     rosteringTeardown = await rosteringSetup();
+    timed('rostering data');
   } finally {
     await ctx.dispose();
   }
+  console.log(`set-up: ${((performance.now() - began) / 1000).toFixed(1)} s (${steps.join(', ')})`);
   return async () => {
+    const teardownBegan = performance.now();
     try {
       await rosteringTeardown?.();
     } finally {
+      console.log(`teardown: ${((performance.now() - teardownBegan) / 1000).toFixed(1)} s (rostering data)`);
       const left = endRun(RUN_ID);
       if (left.length) console.log(`this run left ${left.length} record${left.length === 1 ? '' : 's'} it created (${left.slice(0, 2).join(', ')}${left.length > 2 ? ', …' : ''}): the next run, or npm run cleanup, removes them`);
     }
