@@ -81,18 +81,19 @@ export async function rosteringSetup(): Promise<(() => Promise<void>) | undefine
   const ctx = await request.newContext();
   const run: RosteringRun = { tokens: {}, districts: {} };
   const problems: string[] = [];
-  for (const [role, c] of Object.entries(r.clients ?? {})) {
+  // One token per client, the clients at the same time (each its own token), beside the test-key probes.
+  const fetched = Object.entries(r.clients ?? {}).map(async ([role, c]) => {
     const dataApi = issuingDataApi(c);
     const creds = credentials(c);
     if (!dataApi || !creds) {
       console.log(`rostering client '${role}': ${!dataApi ? `the target describes no ${c.flow} flow` : `${unsetCredentialVariables(c).join(', ')} not set`}; its tests are not applicable`);
-      continue;
+      return [];
     }
     const token = await fetchToken(ctx, { ...target, dataApi: { ...target.dataApi, baseUrl: dataApi } }, creds);
-    problems.push(...claimMismatches(role, c, token));
     run.tokens[role] = token;
-  }
-  problems.push(...await testIssuerTrusted(ctx));
+    return claimMismatches(role, c, token);
+  });
+  for (const found of await Promise.all([...fetched, testIssuerTrusted(ctx)])) problems.push(...found);
   const writers: Writer[] = [];
   try {
     // A client whose token does not carry what the file says, or a test key a service does not
@@ -108,27 +109,42 @@ export async function rosteringSetup(): Promise<(() => Promise<void>) | undefine
         process.env[ROSTERING_RUN_ENV] = JSON.stringify(run);
         return () => cleanup(writers).finally(() => ctx.dispose());
       }
-      run.world = await buildWorld(writer, r.organizations);
-      run.districts.single = { lea: run.world.lea1, school: run.world.schoolA, leaName: run.world.names.lea1, schoolName: run.world.names.schoolA };
-      for (const name of ['context', 'tenant', 'tenantContext'] as const) {
+      // The world and each other flow's district at the same time: each on its own data API.
+      const sharing: ('context' | 'tenant' | 'tenantContext')[] = [];
+      const flowDistrict = async (name: 'context' | 'tenant' | 'tenantContext') => {
         const flow = flowsDescription()[name];
         // A flow on the target's own data API reads the world already written there.
         if (!flow || flow.dataApi.replace(/\/$/, '') === target.dataApi.baseUrl) {
-          if (flow) run.districts[name] = run.districts.single;
-          continue;
+          if (flow) sharing.push(name);
+          return;
         }
         const w = await Writer.on(ctx, flow.dataApi);
         writers.push(w);
         // That data API's own organizations are never written over either: the flow's tests are then not applicable.
-        const held = await reservedIdsInUse(w, { lea1: r.organizations.lea1, schoolA: r.organizations.schoolA });
+        const held = await reservedIdsInUse(w, { lea1: r.organizations!.lea1, schoolA: r.organizations!.schoolA });
         const [field, what] = Object.entries(held ?? {})[0] ?? [];
         if (field) {
-          (run.withheldFlows ??= {})[name] = `rostering.organizations.${field} ${r.organizations[field as 'lea1']} ${what?.replace('the deployment\'s', `the ${name} flow's data API's`)}`;
+          (run.withheldFlows ??= {})[name] = `rostering.organizations.${field} ${r.organizations![field as 'lea1']} ${what?.replace('the deployment\'s', `the ${name} flow's data API's`)}`;
           console.log(`rostering: ${run.withheldFlows[name]}: the suites never write over it, so the ${name} flow's tests are not applicable`);
-          continue;
+          return;
         }
-        run.districts[name] = await buildDistrict(w, { lea: r.organizations.lea1, school: r.organizations.schoolA });
+        run.districts[name] = await buildDistrict(w, { lea: r.organizations!.lea1, school: r.organizations!.schoolA });
+      };
+      // Flows sharing a data API one after another (the second then finds the first's district
+      // holding the ids, as before); the data APIs at the same time. Every one settles before any
+      // failure goes on, so that cleanup() finds every writer's records.
+      const byDataApi = new Map<string, ('context' | 'tenant' | 'tenantContext')[]>();
+      for (const name of ['context', 'tenant', 'tenantContext'] as const) {
+        const api = (flowsDescription()[name]?.dataApi ?? name).replace(/\/$/, '');
+        byDataApi.set(api, [...(byDataApi.get(api) ?? []), name]);
       }
+      const inTurn = async (names: ('context' | 'tenant' | 'tenantContext')[]) => { for (const name of names) await flowDistrict(name); };
+      const settled = await Promise.allSettled([buildWorld(writer, r.organizations), ...[...byDataApi.values()].map(inTurn)]);
+      const failed = settled.find((x): x is PromiseRejectedResult => x.status === 'rejected');
+      if (failed) throw failed.reason;
+      run.world = (settled[0] as PromiseFulfilledResult<World>).value;
+      run.districts.single = { lea: run.world.lea1, school: run.world.schoolA, leaName: run.world.names.lea1, schoolName: run.world.names.schoolA };
+      for (const name of sharing) run.districts[name] = run.districts.single;
     }
   } catch (err) {
     await cleanup(writers).finally(() => ctx.dispose());
@@ -209,9 +225,10 @@ export async function reservedIdsInUse(w: Writer, ids: Partial<RosteringOrganiza
 /** The position of `name` in `order`, names not in it after every one that is. */
 const rank = (order: string[], name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
 
+/** Every writer's records, the writers at the same time (each writes its own data API). */
 async function cleanup(writers: Writer[]): Promise<void> {
   const failures: string[] = [];
-  for (const w of writers.reverse()) await w.cleanup().catch((err: Error) => failures.push(err.message));
+  await Promise.all(writers.map((w) => w.cleanup().catch((err: Error) => { failures.push(err.message); })));
   if (failures.length) throw new Error(failures.join('\n'));
 }
 

@@ -65,6 +65,8 @@ export class Writer {
   readonly client: DataClient;
   readonly namespace = `${target.testData.namespacePrefix}/rostering/${key('n')}`;
   private readonly years: string[] = [];
+  /** Records made together (no one referencing another), as [first, end) indices of `created`: deleted together too. */
+  private readonly groups: [number, number][] = [];
 
   constructor(request: APIRequestContext, token: string, dataApi = target.dataApi.baseUrl) {
     const dataRoot = `${dataApi}/data/v3/${target.dataApi.namespaceSegment}`;
@@ -78,6 +80,20 @@ export class Writer {
 
   create(resource: string, body: Body) {
     return this.client.create(resource, body);
+  }
+
+  /**
+   * Runs creations at the same time: records none of which references another (one level of the
+   * dependency graph). A deployment 40 ms away pays one round trip for the level, not one per
+   * record, and cleanup() deletes them together as well. Nothing else may create meanwhile.
+   */
+  async together<T>(...creations: (() => Promise<T>)[]): Promise<T[]> {
+    const first = this.created.length;
+    try {
+      return await Promise.all(creations.map((c) => c()));
+    } finally {
+      if (this.created.length > first) this.groups.push([first, this.created.length]);
+    }
   }
 
   /** `<namespace>#<code>` of a new descriptor with that code value. */
@@ -100,16 +116,30 @@ export class Writer {
     }
   }
 
-  /** Deletes everything created, newest first; the school year last. */
+  /** Deletes everything created, newest first (records made together, together); the school year last. */
   async cleanup(): Promise<void> {
     const failed: string[] = [];
-    for (const url of [...this.created.map((c) => c.url).reverse(), ...this.years]) {
+    const remove = async (url: string) => {
       const res = await this.client.delete(url);
       if (res.status() !== 204 && res.status() !== 404) failed.push(`${url} → ${res.status()}`);
       else ledger.deleted(this.client.url(url));
-    }
+    };
+    for (const level of [...this.levels().reverse(), this.years]) await Promise.all(level.map(remove));
     this.created.length = 0;
+    this.groups.length = 0;
     if (failed.length) throw new Error(`rostering cleanup could not delete: ${failed.join(', ')}`);
+  }
+
+  /** The created records' URLs in creation order, a group made together() as one level, any other record alone. */
+  private levels(): string[][] {
+    const levels: string[][] = [];
+    for (let i = 0; i < this.created.length;) {
+      const group = this.groups.find(([first]) => first === i);
+      const end = group ? group[1] : i + 1;
+      levels.push(this.created.slice(i, end).map((c) => c.url));
+      i = end;
+    }
+    return levels;
   }
 }
 
@@ -119,9 +149,8 @@ const org = (endpoint: string, category: string, extra: Body) => ({ [categoryMem
 
 /** A district with one school: the least data a routing test needs (ids drawn at random unless given). */
 export async function buildDistrict(w: Writer, ids: { lea?: number; school?: number } = {}): Promise<{ lea: number; school: number; leaName: string; schoolName: string }> {
-  const category = await w.descriptor('educationOrganizationCategory', 'School');
-  const leaCategory = await w.descriptor('localEducationAgencyCategory', 'Independent');
-  const grade = await w.descriptor('gradeLevel', 'Ninth grade');
+  const [category, leaCategory, grade] = await w.together(
+    () => w.descriptor('educationOrganizationCategory', 'School'), () => w.descriptor('localEducationAgencyCategory', 'Independent'), () => w.descriptor('gradeLevel', 'Ninth grade'));
   const lea = ids.lea ?? newEducationOrganizationId();
   const school = ids.school ?? newEducationOrganizationId();
   const schoolName = `Routing School ${key('r')}`;
@@ -155,15 +184,16 @@ async function createWithFacts(w: Writer, home: string, body: Body, facts: Body,
 /** The world, its organizations with the target's reserved ids (rostering.organizations). */
 export async function buildWorld(w: Writer, ids: RosteringOrganizations): Promise<World> {
   const year = WORKER_SCHOOL_YEAR;
+  // Level by level (Writer.together): what one level references was made by an earlier one.
   const d = async (name: string, ...codes: string[]) => Promise.all(codes.map((c) => w.descriptor(name, c)));
   const [[category], [leaCategory], [grade], [fallTerm, triTerm, quarterTerm], [courseSystem], [teacherOfRecord, assistant], [program], [female], [asian, white],
-    [principal], [work, home], [gpDescriptor], [country], [state]] = await Promise.all([
-    d('educationOrganizationCategory', 'School'), d('localEducationAgencyCategory', 'Independent'), d('gradeLevel', 'Ninth grade'),
-    d('term', 'Fall Semester', 'First Trimester', 'First Quarter'), d('courseIdentificationSystem', 'LEA course code'),
-    d('classroomPosition', 'Teacher of Record', 'Assistant Teacher'), d('programAssignment', 'Regular Education'), d('sex', 'Female'),
-    d('race', 'Asian', 'White'), d('staffClassification', 'Principal'), d('electronicMailType', 'Work', 'Home/Personal'),
-    d('gradingPeriod', 'First Six Weeks'), d('country', 'US'), d('stateAbbreviation', 'TX'),
-  ]);
+    [principal], [work, home], [gpDescriptor], [country], [state]] = await w.together(
+    () => d('educationOrganizationCategory', 'School'), () => d('localEducationAgencyCategory', 'Independent'), () => d('gradeLevel', 'Ninth grade'),
+    () => d('term', 'Fall Semester', 'First Trimester', 'First Quarter'), () => d('courseIdentificationSystem', 'LEA course code'),
+    () => d('classroomPosition', 'Teacher of Record', 'Assistant Teacher'), () => d('programAssignment', 'Regular Education'), () => d('sex', 'Female'),
+    () => d('race', 'Asian', 'White'), () => d('staffClassification', 'Principal'), () => d('electronicMailType', 'Work', 'Home/Personal'),
+    () => d('gradingPeriod', 'First Six Weeks'), () => d('country', 'US'), () => d('stateAbbreviation', 'TX'),
+  );
   await w.schoolYear(year);
 
   const { sea, lea1, lea2, schoolA, schoolB, schoolC, schoolD } = ids;
@@ -172,95 +202,97 @@ export async function buildWorld(w: Writer, ids: RosteringOrganizations): Promis
     sea: `State Agency ${tag}`, lea1: `Grand Bend District ${tag}`, lea2: `Other District ${tag}`,
     schoolA: `Grand Bend High School ${tag}`, schoolB: `Grand Bend Middle School ${tag}`, schoolC: `Other Elementary ${tag}`, schoolD: `Separate School ${tag}`,
   };
-  await w.create('stateEducationAgencies', org('stateEducationAgencies', category, { stateEducationAgencyId: sea, nameOfInstitution: names.sea }));
-  for (const [id, name] of [[lea1, names.lea1], [lea2, names.lea2]] as const) {
-    await w.create('localEducationAgencies', org('localEducationAgencies', category, { localEducationAgencyId: id, nameOfInstitution: name, localEducationAgencyCategoryDescriptor: leaCategory, stateEducationAgencyReference: { stateEducationAgencyId: sea } }));
-  }
-  for (const [id, lea, name] of [[schoolA, lea1, names.schoolA], [schoolB, lea1, names.schoolB], [schoolC, lea2, names.schoolC]] as const) {
-    await w.create('schools', org('schools', category, { schoolId: id, nameOfInstitution: name, localEducationAgencyReference: { localEducationAgencyId: lea }, gradeLevels: [{ gradeLevelDescriptor: grade }] }));
-  }
-  await w.create('schools', org('schools', category, { schoolId: schoolD, nameOfInstitution: names.schoolD, gradeLevels: [{ gradeLevelDescriptor: grade }] }));
-
-  const sessions = { fall: `Fall ${tag}`, tri: `Trimester ${tag}`, q1: `Quarter ${tag}`, cFall: `C Fall ${tag}`, gradingPeriod: `Six Weeks ${tag}` };
-  const school = (schoolId: number) => ({ schoolReference: { schoolId }, schoolYearTypeReference: { schoolYear: year } });
-  await w.create('classPeriods', { classPeriodName: `P1 ${tag}`, schoolReference: { schoolId: schoolA } });
-  // GradingPeriod is keyed by gradingPeriodName from 5.2, by periodSequence in 4.0 (which has no name).
-  const gpKey = resourceOf('gradingPeriod').fields.gradingPeriodName ? { gradingPeriodName: sessions.gradingPeriod } : { periodSequence: 1 };
-  await w.create('gradingPeriods', { gradingPeriodDescriptor: gpDescriptor, ...gpKey, ...school(schoolA), beginDate: `${year - 1}-08-20`, endDate: `${year - 1}-09-30`, totalInstructionalDays: 30 });
-  const session = (name: string, schoolId: number, term: string, begin: string, end: string, extra: Body = {}) =>
-    w.create('sessions', { sessionName: name, ...school(schoolId), termDescriptor: term, beginDate: begin, endDate: end, totalInstructionalDays: 80, ...extra });
-  await session(sessions.fall, schoolA, fallTerm, `${year - 1}-08-20`, `${year - 1}-12-20`, {
-    gradingPeriods: [{ gradingPeriodReference: { gradingPeriodDescriptor: gpDescriptor, ...gpKey, schoolId: schoolA, schoolYear: year } }],
-  });
-  await session(sessions.tri, schoolA, triTerm, `${year - 1}-08-20`, `${year - 1}-11-15`);
-  await session(sessions.q1, schoolA, quarterTerm, `${year - 1}-08-20`, `${year - 1}-10-15`);
-  await session(sessions.cFall, schoolC, fallTerm, `${year - 1}-08-25`, `${year}-05-30`);
-
-  const courses = { m1: key('M1-'), m2: key('M2-'), m3: key('M3-') };
-  for (const [code, owner, title] of [[courses.m1, lea1, 'Algebra I'], [courses.m2, schoolA, 'Biology'], [courses.m3, lea2, 'Reading']] as const) {
-    await w.create('courses', {
-      courseCode: code, educationOrganizationReference: { educationOrganizationId: owner }, courseTitle: `${title} ${tag}`, numberOfParts: 1,
-      identificationCodes: [{ courseIdentificationSystemDescriptor: courseSystem, identificationCode: code }],
-    });
-  }
-  const offering = (code: string, owner: number, schoolId: number, sessionName: string) => ({
-    localCourseCode: code, courseReference: { courseCode: code, educationOrganizationId: owner },
-    schoolReference: { schoolId }, sessionReference: { schoolId, schoolYear: year, sessionName },
-  });
-  await w.create('courseOfferings', offering(courses.m1, lea1, schoolA, sessions.fall));
-  await w.create('courseOfferings', offering(courses.m2, schoolA, schoolA, sessions.tri));
-  await w.create('courseOfferings', offering(courses.m3, lea2, schoolC, sessions.cFall));
-  const sectionRef = (code: string, schoolId: number, sessionName: string) => ({ sectionIdentifier: `${code}-01`, localCourseCode: code, schoolId, schoolYear: year, sessionName });
-  const s1 = sectionRef(courses.m1, schoolA, sessions.fall);
-  const s2 = sectionRef(courses.m2, schoolA, sessions.tri);
-  const s3 = sectionRef(courses.m3, schoolC, sessions.cFall);
-  for (const s of [s1, s2, s3]) {
-    await w.create('sections', {
-      sectionIdentifier: s.sectionIdentifier,
-      courseOfferingReference: { localCourseCode: s.localCourseCode, schoolId: s.schoolId, schoolYear: year, sessionName: s.sessionName },
-      ...(s === s1 ? { classPeriods: [{ classPeriodReference: { classPeriodName: `P1 ${tag}`, schoolId: schoolA } }] } : {}),
-    });
-  }
-
   const students = { st1: key('st'), st2: key('st'), st3: key('st') };
   // Birth dates no other date of the world equals (its dates are school-year dates in Jul–Dec, May).
   const born = { st1: '2010-12-10', st2: '2011-01-02', st3: '2012-06-23' };
   const emails = { t1: `t1.${tag}@example.test`.toLowerCase(), st1: `st1.${tag}@example.test`.toLowerCase() };
-  await w.create('students', { studentUniqueId: students.st1, firstName: 'Ada', lastSurname: `Lovelace${tag}`, middleName: 'King', birthDate: born.st1, birthCity: 'Austin', birthCountryDescriptor: country, birthStateAbbreviationDescriptor: state });
-  // Explicit nulls in the source: the rostering record must leave them out, not echo them.
-  await w.create('students', { studentUniqueId: students.st2, firstName: 'Grace', lastSurname: `Hopper${tag}`, middleName: null, preferredFirstName: null, birthCity: null, birthDate: born.st2 });
-  await w.create('students', { studentUniqueId: students.st3, firstName: 'Alan', lastSurname: `Turing${tag}`, birthDate: born.st3 });
-  for (const [id, schoolId] of [[students.st1, schoolA], [students.st2, schoolB], [students.st3, schoolC]] as const) {
-    await w.create('studentSchoolAssociations', { studentReference: { studentUniqueId: id }, schoolReference: { schoolId }, entryDate: `${year - 1}-08-20`, entryGradeLevelDescriptor: grade });
-  }
+  const staff = { t1: key('t'), t2: key('t'), p1: key('p') };
+  // The seed's parent: 4.0's parent, later standards' contact (persons.ts).
+  const contact = key('c');
+  const contacts = contactLink();
+
+  // Who references nothing but descriptors: the state agency, the people.
+  await w.together(
+    () => w.create('stateEducationAgencies', org('stateEducationAgencies', category, { stateEducationAgencyId: sea, nameOfInstitution: names.sea })),
+    () => w.create('students', { studentUniqueId: students.st1, firstName: 'Ada', lastSurname: `Lovelace${tag}`, middleName: 'King', birthDate: born.st1, birthCity: 'Austin', birthCountryDescriptor: country, birthStateAbbreviationDescriptor: state }),
+    // Explicit nulls in the source: the rostering record must leave them out, not echo them.
+    () => w.create('students', { studentUniqueId: students.st2, firstName: 'Grace', lastSurname: `Hopper${tag}`, middleName: null, preferredFirstName: null, birthCity: null, birthDate: born.st2 }),
+    () => w.create('students', { studentUniqueId: students.st3, firstName: 'Alan', lastSurname: `Turing${tag}`, birthDate: born.st3 }),
+    () => w.create('staffs', { staffUniqueId: staff.t2, firstName: 'Tom', lastSurname: `Assistant${tag}` }),
+    () => w.create('staffs', { staffUniqueId: staff.p1, firstName: 'Pat', lastSurname: `Principal${tag}` }),
+    () => w.create(contacts.person.endpoint, { [contacts.key]: contact, firstName: 'Carl', lastSurname: `Contact${tag}` }),
+  );
+  await w.together(...([[lea1, names.lea1], [lea2, names.lea2]] as const).map(([id, name]) => () =>
+    w.create('localEducationAgencies', org('localEducationAgencies', category, { localEducationAgencyId: id, nameOfInstitution: name, localEducationAgencyCategoryDescriptor: leaCategory, stateEducationAgencyReference: { stateEducationAgencyId: sea } }))));
+  await w.together(
+    ...([[schoolA, lea1, names.schoolA], [schoolB, lea1, names.schoolB], [schoolC, lea2, names.schoolC]] as const).map(([id, lea, name]) => () =>
+      w.create('schools', org('schools', category, { schoolId: id, nameOfInstitution: name, localEducationAgencyReference: { localEducationAgencyId: lea }, gradeLevels: [{ gradeLevelDescriptor: grade }] }))),
+    () => w.create('schools', org('schools', category, { schoolId: schoolD, nameOfInstitution: names.schoolD, gradeLevels: [{ gradeLevelDescriptor: grade }] })),
+  );
+  // One after another: where the standard keeps the facts on records about the person, those reference it.
+  await createWithFacts(w, 'staff', { staffUniqueId: staff.t1, firstName: 'Tess', lastSurname: `Teacher${tag}` }, { electronicMails: [{ electronicMailAddress: emails.t1, electronicMailTypeDescriptor: work }] },
+    { staffReference: { staffUniqueId: staff.t1 }, educationOrganizationReference: { educationOrganizationId: schoolA } });
   await createWithFacts(w, 'studentEducationOrganizationAssociation', { studentReference: { studentUniqueId: students.st1 }, educationOrganizationReference: { educationOrganizationId: lea1 } }, {
     sexDescriptor: female, hispanicLatinoEthnicity: true, races: [{ raceDescriptor: asian }, { raceDescriptor: white }],
     electronicMails: [{ electronicMailAddress: emails.st1, electronicMailTypeDescriptor: home }],
   });
-  const enrol = (id: string, s: typeof s1) => w.create('studentSectionAssociations', { studentReference: { studentUniqueId: id }, sectionReference: s, beginDate: `${year - 1}-08-20` });
-  await enrol(students.st1, s1);
-  await enrol(students.st1, s2);
-  await enrol(students.st3, s3);
 
-  const staff = { t1: key('t'), t2: key('t'), p1: key('p') };
-  await createWithFacts(w, 'staff', { staffUniqueId: staff.t1, firstName: 'Tess', lastSurname: `Teacher${tag}` }, { electronicMails: [{ electronicMailAddress: emails.t1, electronicMailTypeDescriptor: work }] },
-    { staffReference: { staffUniqueId: staff.t1 }, educationOrganizationReference: { educationOrganizationId: schoolA } });
-  await w.create('staffs', { staffUniqueId: staff.t2, firstName: 'Tom', lastSurname: `Assistant${tag}` });
-  await w.create('staffs', { staffUniqueId: staff.p1, firstName: 'Pat', lastSurname: `Principal${tag}` });
-  for (const [id, schoolId] of [[staff.t1, schoolA], [staff.t2, schoolC], [staff.p1, schoolB]] as const) {
-    await w.create('staffSchoolAssociations', { staffReference: { staffUniqueId: id }, schoolReference: { schoolId }, programAssignmentDescriptor: program });
-  }
-  await w.create('staffEducationOrganizationAssignmentAssociations', {
-    staffReference: { staffUniqueId: staff.p1 }, educationOrganizationReference: { educationOrganizationId: schoolB }, staffClassificationDescriptor: principal, beginDate: `${year - 1}-07-01`,
+  const sessions = { fall: `Fall ${tag}`, tri: `Trimester ${tag}`, q1: `Quarter ${tag}`, cFall: `C Fall ${tag}`, gradingPeriod: `Six Weeks ${tag}` };
+  const school = (schoolId: number) => ({ schoolReference: { schoolId }, schoolYearTypeReference: { schoolYear: year } });
+  // GradingPeriod is keyed by gradingPeriodName from 5.2, by periodSequence in 4.0 (which has no name).
+  const gpKey = resourceOf('gradingPeriod').fields.gradingPeriodName ? { gradingPeriodName: sessions.gradingPeriod } : { periodSequence: 1 };
+  const courses = { m1: key('M1-'), m2: key('M2-'), m3: key('M3-') };
+  // What references organizations and people only.
+  await w.together(
+    () => w.create('classPeriods', { classPeriodName: `P1 ${tag}`, schoolReference: { schoolId: schoolA } }),
+    () => w.create('gradingPeriods', { gradingPeriodDescriptor: gpDescriptor, ...gpKey, ...school(schoolA), beginDate: `${year - 1}-08-20`, endDate: `${year - 1}-09-30`, totalInstructionalDays: 30 }),
+    ...([[courses.m1, lea1, 'Algebra I'], [courses.m2, schoolA, 'Biology'], [courses.m3, lea2, 'Reading']] as const).map(([code, owner, title]) => () => w.create('courses', {
+      courseCode: code, educationOrganizationReference: { educationOrganizationId: owner }, courseTitle: `${title} ${tag}`, numberOfParts: 1,
+      identificationCodes: [{ courseIdentificationSystemDescriptor: courseSystem, identificationCode: code }],
+    })),
+    ...([[students.st1, schoolA], [students.st2, schoolB], [students.st3, schoolC]] as const).map(([id, schoolId]) => () =>
+      w.create('studentSchoolAssociations', { studentReference: { studentUniqueId: id }, schoolReference: { schoolId }, entryDate: `${year - 1}-08-20`, entryGradeLevelDescriptor: grade })),
+    ...([[staff.t1, schoolA], [staff.t2, schoolC], [staff.p1, schoolB]] as const).map(([id, schoolId]) => () =>
+      w.create('staffSchoolAssociations', { staffReference: { staffUniqueId: id }, schoolReference: { schoolId }, programAssignmentDescriptor: program })),
+    () => w.create('staffEducationOrganizationAssignmentAssociations', {
+      staffReference: { staffUniqueId: staff.p1 }, educationOrganizationReference: { educationOrganizationId: schoolB }, staffClassificationDescriptor: principal, beginDate: `${year - 1}-07-01`,
+    }),
+    () => w.create(contacts.association.endpoint, { studentReference: { studentUniqueId: students.st1 }, ...contactReference(contacts, contact) }),
+  );
+  const session = (name: string, schoolId: number, term: string, begin: string, end: string, extra: Body = {}) =>
+    w.create('sessions', { sessionName: name, ...school(schoolId), termDescriptor: term, beginDate: begin, endDate: end, totalInstructionalDays: 80, ...extra });
+  await w.together(
+    () => session(sessions.fall, schoolA, fallTerm, `${year - 1}-08-20`, `${year - 1}-12-20`, {
+      gradingPeriods: [{ gradingPeriodReference: { gradingPeriodDescriptor: gpDescriptor, ...gpKey, schoolId: schoolA, schoolYear: year } }],
+    }),
+    () => session(sessions.tri, schoolA, triTerm, `${year - 1}-08-20`, `${year - 1}-11-15`),
+    () => session(sessions.q1, schoolA, quarterTerm, `${year - 1}-08-20`, `${year - 1}-10-15`),
+    () => session(sessions.cFall, schoolC, fallTerm, `${year - 1}-08-25`, `${year}-05-30`),
+  );
+  const offering = (code: string, owner: number, schoolId: number, sessionName: string) => ({
+    localCourseCode: code, courseReference: { courseCode: code, educationOrganizationId: owner },
+    schoolReference: { schoolId }, sessionReference: { schoolId, schoolYear: year, sessionName },
   });
-  await w.create('staffSectionAssociations', { staffReference: { staffUniqueId: staff.t1 }, sectionReference: s1, beginDate: `${year - 1}-08-20`, classroomPositionDescriptor: teacherOfRecord });
-  await w.create('staffSectionAssociations', { staffReference: { staffUniqueId: staff.t2 }, sectionReference: s3, beginDate: `${year - 1}-08-25`, classroomPositionDescriptor: assistant });
-
-  // The seed's parent: 4.0's parent, later standards' contact (persons.ts).
-  const contact = key('c');
-  const contacts = contactLink();
-  await w.create(contacts.person.endpoint, { [contacts.key]: contact, firstName: 'Carl', lastSurname: `Contact${tag}` });
-  await w.create(contacts.association.endpoint, { studentReference: { studentUniqueId: students.st1 }, ...contactReference(contacts, contact) });
+  await w.together(
+    () => w.create('courseOfferings', offering(courses.m1, lea1, schoolA, sessions.fall)),
+    () => w.create('courseOfferings', offering(courses.m2, schoolA, schoolA, sessions.tri)),
+    () => w.create('courseOfferings', offering(courses.m3, lea2, schoolC, sessions.cFall)),
+  );
+  const sectionRef = (code: string, schoolId: number, sessionName: string) => ({ sectionIdentifier: `${code}-01`, localCourseCode: code, schoolId, schoolYear: year, sessionName });
+  const s1 = sectionRef(courses.m1, schoolA, sessions.fall);
+  const s2 = sectionRef(courses.m2, schoolA, sessions.tri);
+  const s3 = sectionRef(courses.m3, schoolC, sessions.cFall);
+  await w.together(...[s1, s2, s3].map((sec) => () => w.create('sections', {
+    sectionIdentifier: sec.sectionIdentifier,
+    courseOfferingReference: { localCourseCode: sec.localCourseCode, schoolId: sec.schoolId, schoolYear: year, sessionName: sec.sessionName },
+    ...(sec === s1 ? { classPeriods: [{ classPeriodReference: { classPeriodName: `P1 ${tag}`, schoolId: schoolA } }] } : {}),
+  })));
+  const enrol = (id: string, sec: typeof s1) => w.create('studentSectionAssociations', { studentReference: { studentUniqueId: id }, sectionReference: sec, beginDate: `${year - 1}-08-20` });
+  await w.together(
+    () => enrol(students.st1, s1), () => enrol(students.st1, s2), () => enrol(students.st3, s3),
+    () => w.create('staffSectionAssociations', { staffReference: { staffUniqueId: staff.t1 }, sectionReference: s1, beginDate: `${year - 1}-08-20`, classroomPositionDescriptor: teacherOfRecord }),
+    () => w.create('staffSectionAssociations', { staffReference: { staffUniqueId: staff.t2 }, sectionReference: s3, beginDate: `${year - 1}-08-25`, classroomPositionDescriptor: assistant }),
+  );
 
   const marks: Record<OrgName, string[]> = {
     sea: [String(sea), names.sea],
