@@ -240,12 +240,23 @@ export class Builder {
       }
     }
     if (r.isSchoolYearEnumeration) return out;
-    for (const [name, f] of wanted) {
-      if (f.kind !== 'reference') continue;
+    const refs = wanted.filter(([, f]) => f.kind === 'reference').map(([name, f]) => {
       const ref = r.references.find((x) => x.path === `${base}.${name}`);
       if (!ref) throw new Error(`builders: no compiled reference at ${base}.${name} of ${r.name}`);
-      out[name] = await this.reference(ref, ctx, from(f));
-    }
+      return { name, ref, deps: from(f) };
+    });
+    // References sharing a key member (key unification: a session's and a school's schoolId) are
+    // made one after another, each pinned by those before it; the others at the same time, since
+    // none reads a key another sets. A deployment 40 ms away pays one round trip per level, not
+    // one per referenced record.
+    const shares = (a: CompiledReference, b: CompiledReference) => a.fields.some((m) => b.fields.some((n) => n.queryName === m.queryName));
+    const coupled = refs.filter((a) => refs.some((b) => b !== a && shares(a.ref, b.ref)));
+    const made = new Map<string, Body>();
+    await Promise.all([
+      (async () => { for (const x of coupled) made.set(x.name, await this.reference(x.ref, ctx, x.deps)); })(),
+      ...refs.filter((x) => !coupled.includes(x)).map(async (x) => { made.set(x.name, await this.reference(x.ref, ctx, x.deps)); }),
+    ]);
+    for (const { name } of refs) out[name] = made.get(name);
     for (const [name, f] of wanted) {
       if (f.kind === 'collection') out[name] = [await this.fields(r, f.item, `${base}.${name}[*]`, new Map(ctx), full, undefined, deps)];
       else if (f.kind === 'object') out[name] = await this.fields(r, f.fields, `${base}.${name}`, new Map(ctx), full, undefined, deps);
@@ -287,8 +298,21 @@ export class Builder {
     return this.records.find((c) => c.resource.name === name && matches(c))?.keys;
   }
 
-  /** Keys of a record of `target` matching `pinned`: one this Builder made, or a new one. */
-  private async ensure(targetName: string, pinned: Body): Promise<Body> {
+  /** Records being made, by target and pinned keys: references resolved at the same time make one, not two. */
+  private readonly making = new Map<string, Promise<Body>>();
+
+  /** Keys of a record of `target` matching `pinned`: one this Builder made (or is making), or a new one. */
+  private ensure(targetName: string, pinned: Body): Promise<Body> {
+    const key = `${targetName}\u0000${JSON.stringify(pinned)}`;
+    let pending = this.making.get(key);
+    if (!pending) {
+      pending = this.ensureNow(targetName, pinned).finally(() => this.making.delete(key));
+      this.making.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async ensureNow(targetName: string, pinned: Body): Promise<Body> {
     if (targetName === 'schoolYearType') return { schoolYear: await this.schoolYear(pinned.schoolYear as number | undefined) };
     // Keys pinned by a pool record may name more of the pool's records: never make those again.
     const found = this.find(targetName, pinned) ?? (Object.keys(pinned).length ? this.pool?.find(targetName, pinned) : undefined);
