@@ -104,30 +104,42 @@ export class DataClient {
 }
 
 /**
- * Deletes what a test (or a worker's pool) created: first every other record, newest first
- * (dependents before what they reference), then the descriptors all at once, since once the
- * records are gone nothing the test made references them. A deployment 40 ms away pays a round
- * trip per sequential delete, and the generated tests make several descriptors each. A 404 is
- * fine (deleted already); anything else is left behind, and named. A DELETE is idempotent, so one
- * whose connection was reset before any answer (a keep-alive connection the server closed as it
- * was reused: seen on a saturated machine) is sent once more instead of failing the test.
+ * Deletes what a test (or a worker's pool) created. The records but descriptors go in rounds:
+ * each round sends every remaining DELETE at once, and what a round refused (a record another
+ * still references: 409) goes again in the next, until a round deletes nothing more; then the
+ * descriptors all at once, since once the records are gone nothing the test made references
+ * them. A deployment 40 ms away pays a round trip per round (the depth of what the test made),
+ * not one per record. A 404 is fine (deleted already); anything a round could not delete is left
+ * behind, and named. A DELETE is idempotent, so one whose connection was reset before any answer
+ * (a keep-alive connection the server closed as it was reused: seen on a saturated machine) is
+ * sent once more instead of failing the test.
  */
 export async function deleteCreated(request: APIRequestContext, created: { url: string }[], what: string): Promise<void> {
   const token = sharedTokens().primary;
-  const leftovers: string[] = [];
   const send = (url: string) => request.delete(url, { headers: { Authorization: `Bearer ${token}` } });
-  const remove = async (url: string) => {
+  /** The status a record's DELETE refused with, or undefined once it is gone. */
+  const remove = async (url: string): Promise<number | undefined> => {
     const res = await send(url).catch((err: Error) => {
       if (!/ECONNRESET|socket hang up/.test(err.message)) throw err;
       return send(url);
     });
-    if (res.status() !== 204 && res.status() !== 404) leftovers.push(`${url} → ${res.status()}`);
-    else ledger.deleted(url);
+    if (res.status() !== 204 && res.status() !== 404) return res.status();
+    ledger.deleted(url);
+    return undefined;
   };
   const newestFirst = [...created].reverse().map((c) => c.url);
-  for (const url of newestFirst.filter((u) => !isDescriptorUrl(u))) await remove(url);
-  await Promise.all(newestFirst.filter(isDescriptorUrl).map(remove));
-  if (leftovers.length) throw new Error(`${what} could not delete: ${leftovers.join(', ')}`);
+  let pending = newestFirst.filter((u) => !isDescriptorUrl(u));
+  let refused = new Map<string, number>();
+  while (pending.length) {
+    const statuses = await Promise.all(pending.map(remove));
+    refused = new Map(pending.flatMap((url, i) => (statuses[i] === undefined ? [] : [[url, statuses[i]!] as const])));
+    if (refused.size === pending.length) break; // nothing more came off: what is left stays
+    pending = pending.filter((url) => refused.has(url));
+  }
+  const descriptors = newestFirst.filter(isDescriptorUrl);
+  const descriptorStatuses = await Promise.all(descriptors.map(remove));
+  const leftovers = [...refused, ...descriptors.flatMap((url, i) => (descriptorStatuses[i] === undefined ? [] : [[url, descriptorStatuses[i]!] as const]))];
+  if (leftovers.length) throw new Error(`${what} could not delete: ${leftovers.map(([url, status]) => `${url} → ${status}`).join(', ')}`);
 }
 
 interface Fixtures {
