@@ -427,7 +427,10 @@ function remoteLatencyArg(argv: string[]): number | undefined {
 /** The complete certification through the proxy at `roundTripMs`, with default workers. */
 async function remoteCertification(roundTripMs: number, setup: Setup): Promise<number> {
   const name = `remote-${roundTripMs}ms`;
-  const r = await runSuites(name, latency(roundTripMs), setup, { suites: [], storeDigest: true });
+  const held = latency(roundTripMs);
+  const r = await runSuites(name, held, setup, { suites: [], storeDigest: true });
+  const counts = [...held.exchanges].sort((a, b) => b[1] - a[1]);
+  console.log(`exchanges through the proxy: ${counts.reduce((n, [, c]) => n + c, 0)} (${counts.map(([m, c]) => `${m} ${c}`).join(', ')})`);
   // Playwright's own line names the workers the defaults chose (workers.ts, by the round trip).
   const workers = /using (\d+) workers?/.exec(readFileSync(join(out, `log-${name}.txt`), 'utf8'))?.[1] ?? '?';
   for (const t of r.failed.slice(0, 20)) console.log(`  failed  ${t}`);
