@@ -7,20 +7,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { npmStartArgs, REPO_ROOT } from '../tools/child-reference.js';
 import type { NpmStartFigures } from './types.js';
+import { freePort } from '../tools/ports.js';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const r1 = (n: number) => Math.round(n * 10) / 10;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Resolves with the status of a GET, or undefined when nothing listens yet. */
 const probe = (port: number) => new Promise<number | undefined>((resolve) => {

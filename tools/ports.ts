@@ -28,3 +28,12 @@ export function portBlocks(start?: number): (n: number) => Promise<number> {
     throw new Error(`no block of ${n} free ports found`);
   };
 }
+
+/** A loopback port free now (the system's choice), for a child told to listen on it. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

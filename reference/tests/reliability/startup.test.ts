@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { startChildReference } from '../../../tools/child-reference.js';
+import { freePort } from '../../../tools/ports.js';
 
 /**
  * A request that reaches the reference while it is still starting (its port already listens:
@@ -9,14 +9,6 @@ import { startChildReference } from '../../../tools/child-reference.js';
  * is ready, never left hanging. A readiness probe such as Playwright's webServer check polls
  * exactly then; a hanging first request made it time out.
  */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 test('the first request, sent as soon as the port listens, is answered', async () => {
   const port = await freePort();
   // No issuer key in the configuration: generating one widens the start-up window.
