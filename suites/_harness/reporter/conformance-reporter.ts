@@ -14,6 +14,7 @@ import { BASELINE_ENV, BaselineError, GATE_ENV, compareWithBaseline, comparisonL
 import { fromMetadata, missingShards, runMetadata, type RunMetadata } from './run-metadata.js';
 import { selectionOf } from '../selection.js';
 import { unlockLines } from './unlock.js';
+import { heldIds } from './held-ids.js';
 import type { ConformanceReport, Counts, Exchange, RuleResult, TestResult } from './types.js';
 import { NOT_IN_STANDARD, contributions, ruleVerdict } from './verdict.js';
 
@@ -108,6 +109,8 @@ export default class ConformanceReporter implements Reporter {
       console.log(`conformance: a shard stopped outside its tests: ${this.outsideErrors[0].split('\n')[0]} (its tests are unfinished, their rules untested)`);
     }
     if (this.baseline) report.comparison = compareWithBaseline(report, this.baseline.report, this.baseline.file);
+    const held = heldIds();
+    if (held.length) report.heldIds = held;
     assertValid(report, this.rootDir);
     mkdirSync(this.outputDir, { recursive: true });
     writeFileSync(join(this.outputDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);

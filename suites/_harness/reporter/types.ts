@@ -22,6 +22,21 @@ export interface ConformanceReport {
   };
   /** Against an earlier report of the target (CONFORMANCE_BASELINE), when one was given. */
   comparison?: Comparison;
+  /**
+   * Reserved organization ids the deployment already held (this run's set-up; a merge of shards
+   * does not carry them): never written over, so the tests reading their data were not applicable.
+   */
+  heldIds?: HeldId[];
+}
+
+/** A reserved id the deployment already held, and what held it. */
+export interface HeldId {
+  /** The target file's field naming the id (`rostering.organizations.lea1`). */
+  field: string;
+  /** The routing flow whose own data API holds it; absent: the target's data API. */
+  flow?: string;
+  /** What holds it, as the console said (`is already the deployment's school "…"`). */
+  heldBy: string;
 }
 
 /** A run against its baseline (reporter/baseline.ts): rule ids by how their verdict moved. */

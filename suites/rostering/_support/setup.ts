@@ -5,6 +5,7 @@ import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
 import { credentials, target, unsetCredentialVariables } from '../../_harness/target.js';
 import type { RosteringClient, RosteringFlows, RosteringOrganizations } from '../../targets/types.js';
 import { model } from '../../_harness/judged-model.js';
+import { ROSTERING_RUN_ENV } from '../../_harness/rostering-run-env.js';
 import { notApplicable } from '../../_harness/capabilities.js';
 import { rosteringSelected } from '../../_harness/selection.js';
 import { flowsDescription } from './flows.js';
@@ -21,7 +22,6 @@ import { Writer, buildDistrict, buildWorld, type World } from './world.js';
  * Once per run because the organization ids are fixed (the clients' claims name them), and
  * because a stock token endpoint refuses more than a few live tokens per client.
  */
-export const ROSTERING_RUN_ENV = 'CONFORMANCE_ROSTERING_RUN';
 
 export interface RosteringRun {
   /** Token by rostering client role (clients whose flow the target does not describe have none). */
