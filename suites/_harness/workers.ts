@@ -69,7 +69,8 @@ export async function decideWorkersOnce(target: Pick<Target, 'workers' | 'dataAp
   const inherited = process.env[WORKERS_DECISION_ENV];
   if (inherited) return JSON.parse(inherited) as WorkersDecision;
   const commandLine = argv.some((a) => a === '--workers' || a === '-j' || a.startsWith('--workers='));
-  const measure = !commandLine && !embedded && target.workers === undefined && !argv.includes('--list');
+  // Listing tests or merging shards' reports runs no test: nothing to measure.
+  const measure = !commandLine && !embedded && target.workers === undefined && !argv.includes('--list') && !argv.includes('merge-reports');
   const decision = defaultWorkers(target, embedded, availableParallelism(), measure ? await measureRoundTrip(`${target.dataApi.baseUrl}/`) : undefined);
   process.env[WORKERS_DECISION_ENV] = JSON.stringify(decision);
   if (measure) console.log(`workers: ${decision.workers} (${decision.why}; --workers or the target's workers set another)`);

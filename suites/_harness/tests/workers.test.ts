@@ -69,13 +69,14 @@ test('the round trip is measured on the deployment: one answering after 30 ms is
   assert.equal(await measureRoundTrip(`${url}/`, 3, 1_000), undefined);
 });
 
-test('with --workers on the command line or a target setting, nothing is measured', async () => {
+test('with --workers on the command line or a target setting, and when listing or merging, nothing is measured', async () => {
   let requests = 0;
   const server = createServer((_req, res) => { requests++; res.end('{}'); });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v7.3/api`;
   try {
-    for (const [target, argv] of [[at(url), ['node', 'playwright', 'test', '--workers=3']], [at(url), ['node', 'playwright', 'test', '-j', '3']], [at(url, 5), ['node', 'playwright', 'test']]] as const) {
+    for (const [target, argv] of [[at(url), ['node', 'playwright', 'test', '--workers=3']], [at(url), ['node', 'playwright', 'test', '-j', '3']], [at(url, 5), ['node', 'playwright', 'test']],
+      [at(url), ['node', 'playwright', 'test', '--list']], [at(url), ['node', 'playwright', 'merge-reports', '--config', 'playwright.config.ts', 'blob-report']]] as const) {
       delete process.env.CONFORMANCE_WORKERS_DECISION;
       await decideWorkersOnce(target, false, [...argv]);
     }
