@@ -32,8 +32,7 @@ export interface ServedParts {
  */
 export function loadServedStandard(configured: DataStandard | undefined, extensionResources: readonly string[] = []): ServedParts {
   const standard = configured ?? defaultStandard;
-  // The documents are read from disk, never built here: openapi-backend dereferences the document
-  // in place (the generator shares sub-objects), and building them costs more than the rest of start-up.
+  // The documents are read from disk, never built here: building them costs more than the rest of start-up.
   const hash = createHash('sha256');
   const read = (path: string) => {
     const text = readFileSync(repoFile(path), 'utf8');

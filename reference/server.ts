@@ -40,8 +40,8 @@ export interface StartOptions {
   clock?: Clock;
   /**
    * What to serve instead of the configured standard's model and documents (the bench's
-   * five-resource model). Built documents must be plain JSON (no shared sub-objects):
-   * openapi-backend dereferences them in place.
+   * five-resource model). Built documents may share sub-objects: validation resolves references
+   * into copies (data-api/request-refs.ts), never in place.
    */
   served?: ServedParts;
 }
