@@ -5,6 +5,7 @@ import type { Field, Fields, ScalarField } from '../../spec/model/dsl.js';
 import { numericBounds } from '../../spec/generate/json-schema.js';
 import { target } from './target.js';
 import { RUN_ID, unique, type DataClient } from './fixtures.js';
+import { runMade } from './intents.js';
 
 /**
  * Model-driven bodies for what the suites create. Every natural key carries the run id (or a
@@ -50,6 +51,7 @@ let nextEducationOrganizationId = 100_000_000 + Math.floor(Math.random() * 1_800
 /** A new education organization id (int32, so it also fits communityOrganizationId). */
 export function newEducationOrganizationId(): number {
   while (reserved.has(++nextEducationOrganizationId));
+  runMade(nextEducationOrganizationId);
   return nextEducationOrganizationId;
 }
 
@@ -59,7 +61,9 @@ export function uniqueKey(max: number, prefix = 'k'): string {
   if (u.length <= max) return u;
   let r = '';
   while (r.length < max) r += Math.random().toString(36).slice(2);
-  return `${prefix}${r}`.slice(0, max);
+  const key = `${prefix}${r}`.slice(0, max);
+  runMade(key);
+  return key;
 }
 
 // ---- the builder -------------------------------------------------------------------------------
@@ -149,9 +153,10 @@ export class Builder {
     const found = await this.api.get(`schoolYearTypes?schoolYear=${year}`);
     expect(found.status(), `GET schoolYearTypes?schoolYear=${year}`).toBe(200);
     if (!((await found.json()) as unknown[]).length) {
-      const res = await this.api.post('schoolYearTypes', { schoolYear: year, currentSchoolYear: false, schoolYearDescription: `${year - 1}-${year}` });
+      // New, as just seen: announced in the ledger like any creation (DataClient.postNew).
+      const res = await this.api.postNew('schoolYearTypes', { schoolYear: year, currentSchoolYear: false, schoolYearDescription: `${year - 1}-${year}` });
       expect([200, 201], `POST schoolYearTypes ${year}: ${await res.text()}`).toContain(res.status());
-      if (res.status() === 201) this.api.track(res.headers().location);
+      if (res.status() === 201) this.api.track(`schoolYearTypes/${res.headers().location.split('/').pop()!}`);
     }
     this.years.add(year);
     return year;

@@ -2,6 +2,7 @@ import { test as base, expect, type APIRequestContext, type APIResponse } from '
 import { deviationFor, loadDeviations } from './deviations.js';
 import { exchangeOf } from './evidence.js';
 import { isDescriptorUrl } from './deletion-order.js';
+import { intentOf } from './intents.js';
 import { ledgerOf } from './ledger.js';
 import type { Exchange } from './reporter/types.js';
 import { target, type ResolvedTarget } from './target.js';
@@ -12,6 +13,9 @@ export const RUN_ID = (process.env.CONFORMANCE_RUN_ID ??= `${Date.now().toString
 
 /** What this run created and has not deleted, on disk as it happens (ledger.ts). */
 export const ledger = ledgerOf(RUN_ID);
+
+/** What every run-unique key value carries: the run id's last six characters (world.ts keys carry no more). */
+export const RUN_MARKER = RUN_ID.slice(-6);
 
 let sequence = 0;
 /**
@@ -66,6 +70,11 @@ export class DataClient {
     return this.write('POST', path, body, headers);
   }
 
+  /** POSTs a record the caller made sure is new (its key checked absent): announced in the ledger whatever its key values. */
+  postNew(path: string, body: Body): Promise<APIResponse> {
+    return this.write('POST', path, body, {}, true);
+  }
+
   put(path: string, body: Body | string, headers: Record<string, string> = {}): Promise<APIResponse> {
     return this.write('PUT', path, body, headers);
   }
@@ -73,26 +82,45 @@ export class DataClient {
   delete(path: string, headers: Record<string, string> = {}): Promise<APIResponse> {
     const url = this.url(path);
     const h = this.headers(headers);
-    return this.recorded('DELETE', url, h, undefined, this.request.delete(url, { headers: h }));
+    // A record gone is written off the ledger however it went (a test's own DELETE too).
+    const sent = this.request.delete(url, { headers: h }).then((res) => {
+      if (res.status() === 204 || res.status() === 404) ledger.deleted(url);
+      return res;
+    });
+    return this.recorded('DELETE', url, h, undefined, sent);
   }
 
-  private write(method: 'POST' | 'PUT', path: string, body: Body | string, headers: Record<string, string>): Promise<APIResponse> {
+  private write(method: 'POST' | 'PUT', path: string, body: Body | string, headers: Record<string, string>, creating = false): Promise<APIResponse> {
     const url = this.url(path);
     const h = this.headers({ 'Content-Type': 'application/json', ...headers });
     const data = typeof body === 'string' ? body : JSON.stringify(body);
-    return this.recorded(method, url, h, data, this.request.fetch(url, { method, headers: h, data }));
+    const intent = method === 'POST' ? intentOf(url, body, { creating, marker: RUN_MARKER }) : undefined;
+    if (!intent) return this.recorded(method, url, h, data, this.request.fetch(url, { method, headers: h, data }));
+    // Announced before it is sent, settled the moment it is answered: a run killed in between
+    // leaves the intent for cleanup (ledger.ts). An error without an answer leaves it too: the
+    // deployment may have made the record.
+    ledger.intended(intent);
+    const answered = this.request.fetch(url, { method, headers: h, data }).then((res) => {
+      const location = res.headers().location;
+      ledger.settled(intent, res.status() === 201 && location ? `${url}/${location.split('/').pop()!}` : undefined);
+      return res;
+    });
+    return this.recorded(method, url, h, data, answered);
   }
 
-  /** POSTs a new record, expects 201 and schedules its deletion; returns its item URL and id. */
+  /**
+   * POSTs a new record, expects 201 and schedules its deletion; returns its item URL and id.
+   * Its URL is the collection's and the last segment of Location: a deployment behind a proxy
+   * may name another host there.
+   */
   async create(resource: string, body: Body): Promise<{ url: string; id: string; location: string }> {
-    const res = await this.post(resource, body);
+    const res = await this.write('POST', resource, body, {}, true);
     expect(res.status(), `create ${resource}: ${await res.text()}`).toBe(201);
     const location = res.headers().location;
     expect(location, 'Location header').toBeTruthy();
     const id = location.split('/').pop()!;
     const url = `${this.url(resource)}/${id}`;
     this.created.push({ url });
-    ledger.created(url);
     return { url, id, location };
   }
 

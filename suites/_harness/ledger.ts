@@ -10,6 +10,12 @@ import { fileURLToPath } from 'node:url';
  * (`{"c":url}`) or deleted (`{"d":url}`), appended synchronously before the test goes on; a
  * `<run>.run` file holds the pid of the run's main process while it runs, so that a cleanup never
  * deletes the records of a run still in progress (another shard, on the same machine).
+ *
+ * A record's URL is known only once the deployment answered its POST, and a run killed between
+ * the deployment's commit and that answer (a round trip: ~40 ms at a distance, while eight
+ * workers POST) would leak it. So a POST is announced before it is sent (`{"i":query}`, the
+ * collection queried by the body's natural key, intents.ts) and settled as soon as it is answered
+ * (`{"s":query,"c"?:url}`, one line); an intent never settled is looked up by its query at cleanup.
  */
 export const LEDGER_DIR = resolve(fileURLToPath(new URL('../../', import.meta.url)), process.env.CONFORMANCE_LEDGER_DIR ?? join(process.env.CONFORMANCE_REPORTS_DIR ?? 'reports', 'ledger'));
 
@@ -20,11 +26,22 @@ function append(run: string, line: object): void {
   appendFileSync(join(LEDGER_DIR, `${run}.${process.pid}.jsonl`), `${JSON.stringify(line)}\n`);
 }
 
-/** The run's ledger: records created and deleted by this process. */
-export function ledgerOf(run: string): { created(url: string): void; deleted(url: string): void } {
+/** The run's ledger: records created and deleted by this process, and POSTs announced and answered. */
+export interface Ledger {
+  created(url: string): void;
+  deleted(url: string): void;
+  /** A POST about to be sent: the query that finds its record by natural key. */
+  intended(query: string): void;
+  /** The POST announced by `query` was answered; `created`, the record's URL if it made one. */
+  settled(query: string, created?: string): void;
+}
+
+export function ledgerOf(run: string): Ledger {
   return {
     created: (url) => append(run, { c: url }),
     deleted: (url) => append(run, { d: url }),
+    intended: (query) => append(run, { i: query }),
+    settled: (query, created) => append(run, created ? { s: query, c: created } : { s: query }),
   };
 }
 
@@ -39,7 +56,7 @@ export function beginRun(run: string): void {
  * for `npm run cleanup`. Returns the URLs left.
  */
 export function endRun(run: string): string[] {
-  const left = remaining().get(run) ?? [];
+  const left = [...remaining().get(run) ?? [], ...unsettled().get(run) ?? []];
   if (!left.length) forget(run);
   else rmSync(join(LEDGER_DIR, `${run}.run`), { force: true });
   return left;
@@ -65,23 +82,51 @@ export function inProgress(run: string): boolean {
   }
 }
 
+interface RunEntries { created: string[]; deleted: Set<string>; intended: string[]; settled: Map<string, number> }
+
 /**
- * Records created and not deleted, by run, in the order they were created (each process keeps
- * its own order; a test's records are made in one process). A torn last line (a process killed
- * mid-append) is skipped: its record, if any, was never acknowledged to the test.
+ * Every run's entries, each process's file in its order. A torn last line (a process killed
+ * mid-append) is skipped: its record, if any, was never acknowledged to the test, and its POST's
+ * intent was written before it was sent.
  */
-export function remaining(): Map<string, string[]> {
-  const runs = new Map<string, { created: string[]; deleted: Set<string> }>();
-  if (!existsSync(LEDGER_DIR)) return new Map();
+function entries(): Map<string, RunEntries> {
+  const runs = new Map<string, RunEntries>();
+  if (!existsSync(LEDGER_DIR)) return runs;
   for (const f of readdirSync(LEDGER_DIR).filter((n) => n.endsWith('.jsonl')).sort()) {
-    const run = runs.get(runOf(f)) ?? { created: [], deleted: new Set<string>() };
+    const run = runs.get(runOf(f)) ?? { created: [], deleted: new Set<string>(), intended: [], settled: new Map<string, number>() };
     runs.set(runOf(f), run);
     for (const line of readFileSync(join(LEDGER_DIR, f), 'utf8').split('\n')) {
-      let entry: { c?: unknown; d?: unknown };
+      let entry: { c?: unknown; d?: unknown; i?: unknown; s?: unknown };
       try { entry = JSON.parse(line) as typeof entry; } catch { continue; }
       if (typeof entry.c === 'string') run.created.push(entry.c);
       if (typeof entry.d === 'string') run.deleted.add(entry.d);
+      if (typeof entry.i === 'string') run.intended.push(entry.i);
+      if (typeof entry.s === 'string') run.settled.set(entry.s, (run.settled.get(entry.s) ?? 0) + 1);
     }
   }
-  return new Map([...runs].map(([run, { created, deleted }]) => [run, [...new Set(created)].filter((u) => !deleted.has(u))]));
+  return runs;
+}
+
+/** Records created and not deleted, by run, in the order they were created (each process keeps its own order; a test's records are made in one process). */
+export function remaining(): Map<string, string[]> {
+  return new Map([...entries()].map(([run, { created, deleted }]) => [run, [...new Set(created)].filter((u) => !deleted.has(u))]));
+}
+
+/**
+ * POSTs announced and never answered, by run (as queries, once each): the deployment may have
+ * made their records. The same query may be announced more than once (an upsert, a retry); each
+ * answer settles one announcement.
+ */
+export function unsettled(): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [run, { intended, settled }] of entries()) {
+    const answers = new Map(settled);
+    const open = intended.filter((q) => {
+      const n = answers.get(q) ?? 0;
+      if (n > 0) answers.set(q, n - 1);
+      return n === 0;
+    });
+    if (open.length) out.set(run, [...new Set(open)]);
+  }
+  return out;
 }

@@ -1,13 +1,14 @@
 import type { APIRequestContext } from '@playwright/test';
 import { flowsDescription } from '../rostering/_support/flows.js';
 import { isDescriptorUrl } from './deletion-order.js';
-import { forget, inProgress, ledgerOf, remaining } from './ledger.js';
+import { collectionOf } from './intents.js';
+import { forget, inProgress, ledgerOf, remaining, unsettled } from './ledger.js';
 import { credentials, target } from './target.js';
 import { fetchToken } from './tokens.js';
 
 /** What a removal of earlier runs' records did. */
 export interface Removal {
-  /** The runs whose records were looked at (finished or killed, not in progress). */
+  /** The runs whose records or unanswered POSTs were looked at (finished or killed, not in progress). */
   runs: string[];
   removed: number;
   /** Already gone (404): deleted by hand, or held by a deployment that has since restarted empty. */
@@ -29,14 +30,19 @@ const deletionOrder = (urls: string[]) => {
  * except the records of `current` and of runs still in progress. Passes are repeated while one
  * removes something, so a record another run's record still referenced (409) goes once that one
  * has: the dependency order need not be known. 204 and 404 count as done and are written to the
- * run's ledger; a run with nothing left is forgotten. Only URLs under `dataApis` are touched,
+ * run's ledger; a run with nothing left is forgotten. POSTs a run announced and never saw
+ * answered are first looked up by natural key (findUnanswered), and what they made goes too. Only URLs under `dataApis` are touched,
  * each with the token `tokenFor` gives for its data API.
  */
 export async function removeLeftovers(request: APIRequestContext, dataApis: string[], tokenFor: (dataApi: string) => Promise<string>, current?: string): Promise<Removal> {
   const bases = dataApis.map((b) => b.replace(/\/$/, ''));
   const baseOf = (url: string) => bases.find((b) => url.startsWith(`${b}/`));
-  const runs = [...remaining()].filter(([run, urls]) => run !== current && urls.length && !inProgress(run));
-  const result: Removal = { runs: runs.map(([run]) => run), removed: 0, gone: 0, failed: [], elsewhere: 0 };
+  const tokens = new Map<string, Promise<string>>();
+  const token = (base: string) => (tokens.get(base) ?? tokens.set(base, tokenFor(base)).get(base)!);
+  const earlier = (run: string) => run !== current && !inProgress(run);
+  const lookups = await findUnanswered(request, [...unsettled()].filter(([run]) => earlier(run)), baseOf, token);
+  const runs = [...remaining()].filter(([run, urls]) => earlier(run) && urls.length);
+  const result: Removal = { runs: [...new Set([...runs.map(([run]) => run), ...lookups.runs])], removed: 0, gone: 0, failed: lookups.failed, elsewhere: lookups.elsewhere };
   let pending: { run: string; url: string; base: string; status?: string }[] = [];
   for (const [run, urls] of runs) {
     for (const url of deletionOrder(urls)) {
@@ -45,12 +51,10 @@ export async function removeLeftovers(request: APIRequestContext, dataApis: stri
       else result.elsewhere++;
     }
   }
-  const tokens = new Map<string, Promise<string>>();
   while (pending.length) {
     const next: typeof pending = [];
     for (const item of pending) {
-      if (!tokens.has(item.base)) tokens.set(item.base, tokenFor(item.base));
-      const res = await request.delete(item.url, { headers: { Authorization: `Bearer ${await tokens.get(item.base)!}` } }).catch((err: Error) => err);
+      const res = await request.delete(item.url, { headers: { Authorization: `Bearer ${await token(item.base)}` } }).catch((err: Error) => err);
       const status = res instanceof Error ? res.message.split('\n')[0] : res.status();
       if (status === 204 || status === 404) {
         if (status === 204) result.removed++;
@@ -64,10 +68,32 @@ export async function removeLeftovers(request: APIRequestContext, dataApis: stri
     pending = next;
     if (!progress) break;
   }
-  result.failed = pending.map((p) => `${p.url} → ${p.status}`);
+  result.failed.push(...pending.map((p) => `${p.url} → ${p.status}`));
   const left = remaining();
-  for (const run of result.runs) if (!left.get(run)?.length) forget(run);
+  const open = unsettled();
+  for (const run of result.runs) if (!left.get(run)?.length && !open.get(run)?.length) forget(run);
   return result;
+}
+
+/**
+ * POSTs earlier runs announced and never saw answered (ledger.ts): each is looked up by its
+ * natural-key query, and a record found is written into its run's ledger as created, to be
+ * deleted with the rest; the intent is then settled. A lookup that fails stays for next time.
+ */
+async function findUnanswered(request: APIRequestContext, runs: [string, string[]][], baseOf: (url: string) => string | undefined, token: (base: string) => Promise<string>): Promise<{ runs: string[]; failed: string[]; elsewhere: number }> {
+  const out = { runs: runs.map(([run]) => run), failed: [] as string[], elsewhere: 0 };
+  await Promise.all(runs.flatMap(([run, queries]) => queries.map(async (query) => {
+    const collection = collectionOf(query);
+    const base = baseOf(collection);
+    if (!base) return void out.elsewhere++;
+    const res = await request.get(query, { headers: { Authorization: `Bearer ${await token(base)}` } }).catch((err: Error) => err);
+    const items = res instanceof Error || res.status() !== 200 ? undefined : ((await res.json().catch(() => undefined)) as unknown);
+    if (!Array.isArray(items)) return void out.failed.push(`${query} → ${res instanceof Error ? res.message.split('\n')[0] : res.status()}`);
+    const ledger = ledgerOf(run);
+    for (const item of items as { id?: unknown }[]) if (typeof item?.id === 'string') ledger.created(`${collection}/${item.id}`);
+    ledger.settled(query);
+  })));
+  return out;
 }
 
 /** One line saying what a removal did, or undefined when there was nothing to do. */

@@ -21,11 +21,18 @@ const { removeLeftovers, describeRemoval } = await import('../leftovers.js');
 /** The deployment: records by path; a record another one references refuses DELETE with 409. */
 const records = new Map<string, string | undefined>();
 const deletes: string[] = [];
+/** Natural-key queries the deployment answers, and the ones it was asked. */
+const queries = new Map<string, { id: string }[]>();
+const lookups: string[] = [];
 let server: Server;
 let base = '';
 before(async () => {
   server = createServer((req, res) => {
     const path = req.url!;
+    if (req.method === 'GET' && queries.has(path)) {
+      lookups.push(path);
+      return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(queries.get(path)));
+    }
     deletes.push(path);
     if (req.method !== 'DELETE') return void res.writeHead(405).end();
     if (req.headers.authorization !== 'Bearer t') return void res.writeHead(401).end();
@@ -92,4 +99,32 @@ test('earlier runs\' records are removed whatever they reference across runs; 40
     await ctx.dispose();
   }
   assert.ok(existsSync(dir) && readdirSync(dir).some((f) => f.startsWith('runBusy.')), 'the running run\'s ledger stays');
+});
+
+test('a POST announced and never answered (a run killed in flight) is looked up by its natural key and its record removed; an answered one is not looked up', async () => {
+  records.set('/api/things/q1', undefined);
+  queries.set('/api/things?k=a', [{ id: 'q1' }]);
+  queries.set('/api/things?k=b', [{ id: 'q2' }]);
+  queries.set('/api/things?k=none', []);
+  const l = ledger.ledgerOf('runK');
+  l.intended(`${base}/things?k=b`);
+  l.settled(`${base}/things?k=b`);
+  l.intended(`${base}/things?k=none`);
+  // The killed worker's file ends torn, mid-answer (the cleanup appends to files of its own pid).
+  appendFileSync(join(dir, 'runK.999999.jsonl'), `{"i":"${base}/things?k=a"}\n{"s":"${base}/things?k=a","c":"${base}/thin`);
+  assert.deepEqual(ledger.unsettled().get('runK'), [`${base}/things?k=none`, `${base}/things?k=a`], 'a torn answer line settles nothing');
+  assert.deepEqual(ledger.endRun('runK'), [`${base}/things?k=none`, `${base}/things?k=a`], 'a run with unanswered POSTs keeps its ledger');
+  const ctx = await request.newContext();
+  try {
+    const r = await removeLeftovers(ctx, [base], async () => 't', 'runNow');
+    assert.equal(r.removed, 1);
+    assert.deepEqual(lookups.sort(), ['/api/things?k=a', '/api/things?k=none']);
+    assert.equal(records.has('/api/things/q1'), false, 'the record the unanswered POST made is gone');
+    assert.equal(ledger.remaining().has('runK') || ledger.unsettled().has('runK'), false, 'the run is forgotten');
+    lookups.length = 0;
+    await removeLeftovers(ctx, [base], async () => 't', 'runNow');
+    assert.deepEqual(lookups, [], 'idempotent: nothing is looked up again');
+  } finally {
+    await ctx.dispose();
+  }
 });

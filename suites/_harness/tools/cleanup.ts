@@ -7,13 +7,13 @@
  * left clean now. Exit 0 when nothing of the target's is left, 1 otherwise.
  */
 import { request } from '@playwright/test';
-import { LEDGER_DIR, remaining } from '../ledger.js';
+import { LEDGER_DIR, remaining, unsettled } from '../ledger.js';
 import { describeRemoval, removeLeftovers, targetDataApis } from '../leftovers.js';
 import { targetFile } from '../target.js';
 
 const ctx = await request.newContext();
 try {
-  const before = [...remaining().values()].reduce((n, urls) => n + urls.length, 0);
+  const before = [...remaining().values(), ...unsettled().values()].reduce((n, urls) => n + urls.length, 0);
   const { dataApis, tokenFor } = targetDataApis(ctx);
   const removal = await removeLeftovers(ctx, dataApis, tokenFor);
   console.log(`cleanup of ${targetFile} (${dataApis.join(', ')}), ledger ${LEDGER_DIR}:`);
