@@ -66,6 +66,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   console.log(`set-up: ${((performance.now() - began) / 1000).toFixed(1)} s (${steps.join(', ')})`);
   return async () => {
     const teardownBegan = performance.now();
+    // Said when it begins, too: a kill during teardown (npm run strength -- --kills) waits for it.
+    if (rosteringTeardown) console.log('teardown: deleting the rostering data');
     try {
       await rosteringTeardown?.();
     } finally {

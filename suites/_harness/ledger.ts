@@ -68,6 +68,17 @@ export function forget(run: string): void {
   for (const f of readdirSync(LEDGER_DIR)) if (runOf(f) === run) rmSync(join(LEDGER_DIR, f), { force: true });
 }
 
+/** Forgets runs that ended (their main process is gone) having left nothing: a run killed before it made a record keeps only its `.run` file. */
+export function forgetEmptyEndedRuns(): void {
+  if (!existsSync(LEDGER_DIR)) return;
+  const left = remaining();
+  const open = unsettled();
+  for (const f of readdirSync(LEDGER_DIR).filter((n) => n.endsWith('.run'))) {
+    const run = runOf(f);
+    if (!inProgress(run) && !left.get(run)?.length && !open.get(run)?.length) forget(run);
+  }
+}
+
 /** Whether a run's main process is still running (its `.run` file names a live pid). */
 export function inProgress(run: string): boolean {
   const file = join(LEDGER_DIR, `${run}.run`);

@@ -2,7 +2,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { flowsDescription } from '../rostering/_support/flows.js';
 import { isDescriptorUrl } from './deletion-order.js';
 import { collectionOf } from './intents.js';
-import { forget, inProgress, ledgerOf, remaining, unsettled } from './ledger.js';
+import { forget, forgetEmptyEndedRuns, inProgress, ledgerOf, remaining, unsettled } from './ledger.js';
 import { credentials, target } from './target.js';
 import { fetchToken } from './tokens.js';
 
@@ -72,6 +72,7 @@ export async function removeLeftovers(request: APIRequestContext, dataApis: stri
   const left = remaining();
   const open = unsettled();
   for (const run of result.runs) if (!left.get(run)?.length && !open.get(run)?.length) forget(run);
+  forgetEmptyEndedRuns();
   return result;
 }
 

@@ -15,6 +15,9 @@
  * the complete target, every suite, through the proxy holding each exchange for that round trip,
  * with the workers the defaults choose; it ends with the line
  * `remote certification at <ms> ms: N s (verdict V, W workers)`.
+ *
+ * `--kills [seed]` runs the killed-run acceptance instead (kills.ts): five runs killed at drawn
+ * points in set-up, mid-suite and teardown, then cleanup, the store digest and a clean run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -27,7 +30,8 @@ import type { ConformanceReport } from '../../suites/_harness/reporter/types.js'
 import type { Target } from '../../suites/targets/types.js';
 import { portBlocks } from '../ports.js';
 import { faults, type Fault } from './faults/index.js';
-import { DeviatingProxy, Tokens, type Clients, type Route, type Transformer } from './proxy.js';
+import { DeviatingProxy, Tokens, type Clients, type ProxiedRequest, type Route, type Transformer } from './proxy.js';
+import { killAcceptance, type KillHarness } from './kills.js';
 import { latency } from './latency.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -218,16 +222,29 @@ interface Selection {
   storeDigest?: boolean;
   /** Members merged into the target's dataApi (a host setting the fault stands for). */
   target?: Fault['target'];
+  /** Given the Playwright process as it starts (kills.ts watches its output and kills it). */
+  started?: (child: ChildProcess) => void;
 }
 
-async function runSuites(name: string, transformer: Transformer, setup: Setup, selection: Selection): Promise<RunResult> {
-  const started = Date.now();
-  const routes: Route[] = [...setup.deployments.flatMap((d) => [
-    { service: 'data' as const, flow: d.flow, upstreamPort: d.dataPort },
-    { service: 'rostering' as const, flow: d.flow, upstreamPort: d.rosteringPort, issuer: d.issuer, audience: d.audience, multiTenant: d.multiTenant, contextRouting: d.contextRouting },
-  ]), { service: 'data' as const, flow: 'lowered', upstreamPort: setup.loweredPort }];
-  const proxy = await DeviatingProxy.start(routes, transformer, { tokens: setup.tokens, clients: setup.clients });
+/** The proxy's routes: every deployment's data API and rostering service, and the lowered one. */
+const routesOf = (setup: Setup): Route[] => [...setup.deployments.flatMap((d) => [
+  { service: 'data' as const, flow: d.flow, upstreamPort: d.dataPort },
+  { service: 'rostering' as const, flow: d.flow, upstreamPort: d.rosteringPort, issuer: d.issuer, audience: d.audience, multiTenant: d.multiTenant, contextRouting: d.contextRouting },
+]), { service: 'data' as const, flow: 'lowered', upstreamPort: setup.loweredPort }];
+
+async function startProxy(transformer: Transformer, setup: Setup): Promise<DeviatingProxy> {
+  const proxy = await DeviatingProxy.start(routesOf(setup), transformer, { tokens: setup.tokens, clients: setup.clients });
   proxies.add(proxy);
+  return proxy;
+}
+
+/**
+ * One Playwright run through a proxy of its own with `transformer`, or through `shared` (runs
+ * that must see the same URLs: a killed run's ledger names them for the next).
+ */
+async function runSuites(name: string, transformer: Transformer, setup: Setup, selection: Selection, shared?: DeviatingProxy): Promise<RunResult> {
+  const started = Date.now();
+  const proxy = shared ?? await startProxy(transformer, setup);
   try {
     const single = setup.deployments[0];
     const { storeDigest, loweredPageSize, snapshotAdmin, ...rest } = referenceTarget.capabilities ?? {};
@@ -277,14 +294,17 @@ async function runSuites(name: string, transformer: Transformer, setup: Setup, s
     children.add(child);
     child.stdout!.pipe(log);
     child.stderr!.pipe(log);
+    selection.started?.(child);
     const timer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, RUN_TIMEOUT_MS);
     await new Promise<void>((resolve) => child.on('close', () => resolve()));
     clearTimeout(timer);
     children.delete(child);
     return { ...readResults(resultsFile), ...readVerdict(join(reportsDir, 'conformance.json')), proxyErrors: proxy.errors, ms: Date.now() - started };
   } finally {
-    proxies.delete(proxy);
-    await proxy.close();
+    if (!shared) {
+      proxies.delete(proxy);
+      await proxy.close();
+    }
   }
 }
 
@@ -440,9 +460,74 @@ async function remoteCertification(roundTripMs: number, setup: Setup): Promise<n
   return r.verdict === 'conformant' && !r.failed.length && !r.proxyErrors.length ? 0 : 1;
 }
 
+/** `--kills [seed]`: the seed of the kill points (drawn from the clock when none is given). */
+function killsArg(argv: string[]): number | undefined {
+  const at = argv.indexOf('--kills');
+  if (at < 0) return undefined;
+  const seed = argv[at + 1] && !argv[at + 1].startsWith('-') ? Number(argv[at + 1]) : Date.now() % 1_000_000;
+  if (!Number.isInteger(seed) || seed < 0) throw new Error('--kills takes an optional seed, a non-negative integer: --kills 4242');
+  return seed;
+}
+
+/**
+ * The killed-run acceptance (kills.ts) on these deployments: one proxy for every run, whose
+ * latency each run sets, a ledger every run shares, and the digest read from the deployment
+ * directly.
+ */
+async function killRuns(seed: number, setup: Setup): Promise<number> {
+  const ledgerDir = join(out, 'kills-ledger');
+  process.env.CONFORMANCE_LEDGER_DIR = ledgerDir;
+  const { remaining, unsettled } = await import('../../suites/_harness/ledger.js');
+  let current: Transformer = {};
+  let observe: ((req: ProxiedRequest) => void) | undefined;
+  const proxy = await startProxy({
+    request: (req, tools) => { observe?.(req); return current.request?.(req, tools); },
+    response: (res, req, tools) => current.response?.(res, req, tools),
+  }, setup);
+  const digestCap = referenceTarget.capabilities?.storeDigest;
+  const harness: KillHarness = {
+    run: async (name, o) => {
+      current = o.roundTripMs ? latency(o.roundTripMs) : {};
+      observe = o.observe;
+      const r = await runSuites(name, {}, setup, { suites: o.suites, workers: 2, storeDigest: o.storeDigest, started: o.started }, proxy);
+      return { ...r, log: readFileSync(join(out, `log-${name}.txt`), 'utf8') };
+    },
+    // The single flow's deployment, which holds the fixtures and the rostering world; the other
+    // flows' servers have no admin endpoints (what runs leave there shows in the ledger).
+    digest: async () => {
+      if (!digestCap) throw new Error('the reference target declares no storeDigest capability');
+      const auth = `Basic ${Buffer.from(`${digestCap.key}:${process.env[digestCap.secretEnv ?? ''] ?? ''}`).toString('base64')}`;
+      const res = await fetch(`http://127.0.0.1:${setup.deployments[0].dataPort}${basePath}/${digestCap.url}`, { headers: { Authorization: auth } });
+      if (res.status !== 200) throw new Error(`store digest: ${res.status} ${await res.text()}`);
+      return JSON.stringify(await res.json());
+    },
+    cleanup: async () => {
+      current = {};
+      observe = undefined;
+      // Every run's target file names the same proxy URLs: the first run's will do.
+      const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'suites/_harness/tools/cleanup.ts')], {
+        cwd: root, env: { ...process.env, TARGET: join(out, 'target-kills-first.json') }, stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout!.on('data', (d: Buffer) => { output += d.toString(); });
+      child.stderr!.on('data', (d: Buffer) => { output += d.toString(); });
+      const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+      return { code, output };
+    },
+    ledgerLeft: () => [...remaining().values(), ...unsettled().values()].reduce((n, l) => n + l.length, 0),
+  };
+  try {
+    return await killAcceptance(harness, seed);
+  } finally {
+    proxies.delete(proxy);
+    await proxy.close();
+  }
+}
+
 async function main(): Promise<number> {
   const remote = remoteLatencyArg(process.argv.slice(2));
-  const wanted = remote === undefined ? process.argv.slice(2).filter((a) => !a.startsWith('-')) : [];
+  const kills = killsArg(process.argv.slice(2));
+  const wanted = remote === undefined && kills === undefined ? process.argv.slice(2).filter((a) => !a.startsWith('-')) : [];
   const unknown = wanted.filter((w) => !faults.some((f) => f.name === w));
   if (unknown.length) {
     console.error(`unknown fault${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
@@ -462,6 +547,10 @@ async function main(): Promise<number> {
   const clients = clientsOf(referenceTarget);
   await seedSchoolYears(deployments[0], clients);
   const setup: Setup = { deployments, flows, loweredPort, tokens: new Tokens(privateKeyPem), clients, privateKeyPem };
+  if (kills !== undefined) {
+    console.log(`reference up (${deployments.length + 1} deployments) in ${seconds(Date.now() - started)}; five killed runs`);
+    return killRuns(kills, setup);
+  }
   if (remote !== undefined) {
     console.log(`reference up (${deployments.length + 1} deployments) in ${seconds(Date.now() - started)}; certification through a ${remote} ms round trip`);
     return remoteCertification(remote, setup);

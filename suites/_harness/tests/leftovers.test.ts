@@ -5,7 +5,7 @@
  * progress, never another target's. Against a small HTTP server playing the deployment.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -122,8 +122,12 @@ test('a POST announced and never answered (a run killed in flight) is looked up 
     assert.equal(records.has('/api/things/q1'), false, 'the record the unanswered POST made is gone');
     assert.equal(ledger.remaining().has('runK') || ledger.unsettled().has('runK'), false, 'the run is forgotten');
     lookups.length = 0;
+    // A run killed before it made anything left only its .run file, naming a process now gone.
+    writeFileSync(join(dir, 'runE.run'), '999999999');
     await removeLeftovers(ctx, [base], async () => 't', 'runNow');
     assert.deepEqual(lookups, [], 'idempotent: nothing is looked up again');
+    assert.equal(existsSync(join(dir, 'runE.run')), false, 'an ended run that left nothing is forgotten');
+    assert.ok(existsSync(join(dir, 'runBusy.run')), 'a run in progress is not');
   } finally {
     await ctx.dispose();
   }
