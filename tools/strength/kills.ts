@@ -6,17 +6,18 @@
  * `npm run strength -- --kills [seed]`: against the embedded deployments, through one proxy whose
  * URLs every run shares (a killed run's ledger names them for the next), it takes the
  * deployment's store digest, runs the whole suite once for the verdict to reach, then five runs
- * each killed at a point drawn from the seed, at a 20 ms round trip (so that a kill lands while
- * requests are in flight, as against a distant deployment): in the rostering set-up at the n-th
- * POST; mid-suite at a drawn second, twice by SIGKILL and once by SIGINT (Ctrl-C); and in
- * teardown at the k-th DELETE once it began. Each run's set-up removes what the runs before it
+ * each killed at a point drawn from the seed, at a 20 ms round trip (requests in flight, as against
+ * a distant deployment): in the rostering set-up and mid-suite as the deployment makes the n-th
+ * record, before its answer reaches the run (the window a ledger written on answers leaks);
+ * mid-suite at a drawn second, by SIGINT (Ctrl-C) and by SIGKILL; and in teardown at the k-th
+ * DELETE once it began. Each run's set-up removes what the runs before it
  * left. Then `npm run cleanup`, which must leave the ledger empty (it also names the other flows'
  * deployments, which have no digest), the digest again (equal to the first), and a clean run,
  * whose verdict must be the first one's. Prints what each kill hit and left, and exits 1 on any
  * miss.
  */
 import type { ChildProcess } from 'node:child_process';
-import type { ProxiedRequest } from './proxy.js';
+import type { ProxiedRequest, ProxiedResponse } from './proxy.js';
 
 export interface KillRun {
   verdict?: string;
@@ -29,8 +30,8 @@ export interface KillRun {
 }
 
 export interface KillHarness {
-  /** One run of `suites` (all when empty) at `roundTripMs`; `watch` sees each request through the proxy and the process as it starts. */
-  run(name: string, o: { suites: string[]; roundTripMs: number; storeDigest: boolean; started?: (child: ChildProcess) => void; observe?: (req: ProxiedRequest) => void }): Promise<KillRun>;
+  /** One run of `suites` (all when empty) at `roundTripMs`; `started` gets the process as it starts, `watch` what passes the proxy. */
+  run(name: string, o: { suites: string[]; roundTripMs: number; storeDigest: boolean; started?: (child: ChildProcess) => void; watch?: Watch }): Promise<KillRun>;
   /** The store digest of the deployment the target names. */
   digest(): Promise<string>;
   /** `npm run cleanup` against the shared target: its exit code and output. */
@@ -40,7 +41,7 @@ export interface KillHarness {
 }
 
 /** A small seeded generator (mulberry32): the same seed draws the same kill points. */
-function drawer(seed: number): (lo: number, hi: number) => number {
+export function drawer(seed: number): (lo: number, hi: number) => number {
   let a = seed >>> 0;
   return (lo, hi) => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -52,44 +53,61 @@ function drawer(seed: number): (lo: number, hi: number) => number {
   };
 }
 
-type Phase = 'set-up' | 'mid-suite' | 'teardown';
+export type Phase = 'set-up' | 'mid-suite' | 'teardown';
 
-interface Kill { phase: Phase; signal: NodeJS.Signals; suites: string[]; describe: string; arm(child: ChildProcess, kill: () => void): (req: ProxiedRequest) => void }
+/** What a kill watches through the proxy: each request as it arrives, each answer as it leaves the deployment. */
+export interface Watch { request?: (req: ProxiedRequest) => void; answer?: (req: ProxiedRequest, res: ProxiedResponse) => void }
+
+export interface Kill { phase: Phase; signal: NodeJS.Signals; suites: string[]; describe: string; arm(child: ChildProcess, kill: () => void): Watch }
 
 /** Which phase a run's output shows it was in: the set-up prints `set-up: ` as it ends, the teardown `teardown: deleting` as it begins. */
-const phaseOf = (out: string): Phase => (out.includes('teardown: deleting') ? 'teardown' : out.includes('set-up: ') ? 'mid-suite' : 'set-up');
+export const phaseOf = (out: string): Phase => (out.includes('teardown: deleting') ? 'teardown' : out.includes('set-up: ') ? 'mid-suite' : 'set-up');
 
 const ROUND_TRIP_MS = 20;
 
-function plan(draw: (lo: number, hi: number) => number): Kill[] {
-  const atPost = (n: number, phase: Phase, signal: NodeJS.Signals): Kill => ({
-    phase, signal, suites: [], describe: `${signal} at the set-up's record POST no. ${n}`,
-    // Records only: the set-up's first POSTs are the clients' token requests.
-    arm: (_child, kill) => { let posts = 0; return (req) => { if (req.method === 'POST' && req.url.includes('/data/') && ++posts === n) kill(); }; },
+/** Calls `then` once the run printed `line`. */
+function onceSaid(child: ChildProcess, line: string, then: () => void): void {
+  let out = '';
+  const listen = (d: Buffer) => {
+    out += d.toString();
+    if (!out.includes(line)) return;
+    child.stdout!.off('data', listen);
+    then();
+  };
+  child.stdout!.on('data', listen);
+}
+
+const isRecordPost = (req: ProxiedRequest, res: ProxiedResponse) => req.method === 'POST' && req.url.includes('/data/') && res.status === 201;
+
+/**
+ * The five kills, their points drawn by `draw`. Two land exactly where a run leaks without the
+ * ledger's intents: when the deployment has made a record (201) and its answer is still on the
+ * way, in the set-up and mid-suite. Two land at a drawn second; one in teardown, at a DELETE.
+ */
+export function plan(draw: (lo: number, hi: number) => number): Kill[] {
+  const atCreated = (n: number, phase: 'set-up' | 'mid-suite'): Kill => ({
+    phase, signal: 'SIGKILL', suites: [], describe: `SIGKILL ${phase === 'set-up' ? 'in the set-up' : 'after the set-up'} as record no. ${n} is made, before its answer arrives`,
+    arm: (child, kill) => {
+      let armed = phase === 'set-up';
+      if (!armed) onceSaid(child, 'set-up: ', () => { armed = true; });
+      let made = 0;
+      return { answer: (req, res) => { if (armed && isRecordPost(req, res) && ++made === n) kill(); } };
+    },
   });
   const atSecond = (s: number, signal: NodeJS.Signals): Kill => ({
     phase: 'mid-suite', signal, suites: [], describe: `${signal} ${s} s after the set-up ended`,
-    arm: (child, kill) => {
-      let out = '';
-      child.stdout!.on('data', (d: Buffer) => {
-        if (out.includes('set-up: ')) return;
-        out += d.toString();
-        if (out.includes('set-up: ')) setTimeout(kill, s * 1000);
-      });
-      return () => {};
-    },
+    arm: (child, kill) => { onceSaid(child, 'set-up: ', () => setTimeout(kill, s * 1000)); return {}; },
   });
   const atDelete = (k: number): Kill => ({
     phase: 'teardown', signal: 'SIGKILL', suites: ['rostering'], describe: `SIGKILL at the teardown's DELETE no. ${k} (rostering suites)`,
     arm: (child, kill) => {
       let began = false;
-      let out = '';
-      child.stdout!.on('data', (d: Buffer) => { if (!began) { out += d.toString(); began = out.includes('teardown: deleting'); } });
+      onceSaid(child, 'teardown: deleting', () => { began = true; });
       let deletes = 0;
-      return (req) => { if (began && req.method === 'DELETE' && ++deletes === k) kill(); };
+      return { request: (req) => { if (began && req.method === 'DELETE' && ++deletes === k) kill(); } };
     },
   });
-  return [atPost(draw(5, 40), 'set-up', 'SIGKILL'), atSecond(draw(5, 40), 'SIGKILL'), atSecond(draw(5, 40), 'SIGINT'), atSecond(draw(20, 60), 'SIGKILL'), atDelete(draw(1, 30))];
+  return [atCreated(draw(5, 40), 'set-up'), atCreated(draw(50, 400), 'mid-suite'), atSecond(draw(5, 40), 'SIGINT'), atSecond(draw(20, 60), 'SIGKILL'), atDelete(draw(1, 30))];
 }
 
 export async function killAcceptance(h: KillHarness, seed: number): Promise<number> {
@@ -104,16 +122,16 @@ export async function killAcceptance(h: KillHarness, seed: number): Promise<numb
     let killedAt: string | undefined;
     let output = '';
     let child: ChildProcess | undefined;
-    let observe: (req: ProxiedRequest) => void = () => {};
+    let watch: Watch = {};
     const kill = () => {
-      if (killedAt || !child) return;
+      if (killedAt || !child || child.exitCode !== null) return;
       killedAt = phaseOf(output);
       try { process.kill(-child.pid!, k.signal); } catch { /* gone */ }
     };
     const r = await h.run(`kills-${i + 1}`, {
       suites: k.suites, roundTripMs: ROUND_TRIP_MS, storeDigest: false,
-      started: (c) => { child = c; c.stdout!.on('data', (d: Buffer) => { output += d.toString(); }); observe = k.arm(c, kill); },
-      observe: (req) => observe(req),
+      started: (c) => { child = c; c.stdout!.on('data', (d: Buffer) => { output += d.toString(); }); watch = k.arm(c, kill); },
+      watch: { request: (req) => watch.request?.(req), answer: (req, res) => watch.answer?.(req, res) },
     });
     const removed = /removed (\d+) records? earlier runs left/.exec(r.log)?.[1] ?? '0';
     const landed = killedAt === k.phase;

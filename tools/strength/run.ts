@@ -30,8 +30,8 @@ import type { ConformanceReport } from '../../suites/_harness/reporter/types.js'
 import type { Target } from '../../suites/targets/types.js';
 import { portBlocks } from '../ports.js';
 import { faults, type Fault } from './faults/index.js';
-import { DeviatingProxy, Tokens, type Clients, type ProxiedRequest, type Route, type Transformer } from './proxy.js';
-import { killAcceptance, type KillHarness } from './kills.js';
+import { DeviatingProxy, Tokens, type Clients, type Route, type Transformer } from './proxy.js';
+import { killAcceptance, type KillHarness, type Watch } from './kills.js';
 import { latency } from './latency.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -479,16 +479,17 @@ async function killRuns(seed: number, setup: Setup): Promise<number> {
   process.env.CONFORMANCE_LEDGER_DIR = ledgerDir;
   const { remaining, unsettled } = await import('../../suites/_harness/ledger.js');
   let current: Transformer = {};
-  let observe: ((req: ProxiedRequest) => void) | undefined;
+  let watch: Watch = {};
   const proxy = await startProxy({
-    request: (req, tools) => { observe?.(req); return current.request?.(req, tools); },
-    response: (res, req, tools) => current.response?.(res, req, tools),
+    request: (req, tools) => { watch.request?.(req); return current.request?.(req, tools); },
+    // Seen as the deployment answered, before the latency holds the answer back.
+    response: (res, req, tools) => { watch.answer?.(req, res); return current.response?.(res, req, tools); },
   }, setup);
   const digestCap = referenceTarget.capabilities?.storeDigest;
   const harness: KillHarness = {
     run: async (name, o) => {
       current = o.roundTripMs ? latency(o.roundTripMs) : {};
-      observe = o.observe;
+      watch = o.watch ?? {};
       const r = await runSuites(name, {}, setup, { suites: o.suites, workers: 2, storeDigest: o.storeDigest, started: o.started }, proxy);
       return { ...r, log: readFileSync(join(out, `log-${name}.txt`), 'utf8') };
     },
@@ -503,7 +504,7 @@ async function killRuns(seed: number, setup: Setup): Promise<number> {
     },
     cleanup: async () => {
       current = {};
-      observe = undefined;
+      watch = {};
       // Every run's target file names the same proxy URLs: the first run's will do.
       const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'suites/_harness/tools/cleanup.ts')], {
         cwd: root, env: { ...process.env, TARGET: join(out, 'target-kills-first.json') }, stdio: ['ignore', 'pipe', 'pipe'],
