@@ -87,6 +87,7 @@ function recordingClient(posted: { endpoint: string; body: Record<string, unknow
   return {
     get: async () => response(200, []),
     post: async (endpoint: string, body: Record<string, unknown>) => { posted.push({ endpoint, body }); return response(201, {}, `http://x/${endpoint}/${++n}`); },
+    postNew: async (endpoint: string, body: Record<string, unknown>) => { posted.push({ endpoint, body }); return response(201, {}, `http://x/${endpoint}/${++n}`); },
     create: async (endpoint: string, body: Record<string, unknown>) => {
       posted.push({ endpoint, body });
       const id = String(++n);
