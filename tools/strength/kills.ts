@@ -133,7 +133,9 @@ export async function killAcceptance(h: KillHarness, seed: number): Promise<numb
       started: (c) => { child = c; c.stdout!.on('data', (d: Buffer) => { output += d.toString(); }); watch = k.arm(c, kill); },
       watch: { request: (req) => watch.request?.(req), answer: (req, res) => watch.answer?.(req, res) },
     });
-    const removed = /removed (\d+) records? earlier runs left/.exec(r.log)?.[1] ?? '0';
+    // What this run's set-up removed of the earlier runs' records, and found already gone (404: its DELETE had reached the deployment before a kill).
+    const removal = /removed (\d+) records? earlier runs left[^;\n]*(?:; (\d+) already gone)?/.exec(r.log);
+    const removed = `${removal?.[1] ?? '0'}${removal?.[2] ? ` (and found ${removal[2]} already gone)` : ''}`;
     const landed = killedAt === k.phase;
     if (!killedAt) problems.push(`kill ${i + 1} (${k.describe}) never fired: the run ended first`);
     else if (!landed) problems.push(`kill ${i + 1} (${k.describe}) landed in ${killedAt}, not ${k.phase}`);
