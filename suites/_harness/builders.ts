@@ -4,7 +4,7 @@ import type { CompiledReference, CompiledResource } from '../../spec/model/compi
 import type { Field, Fields, ScalarField } from '../../spec/model/dsl.js';
 import { numericBounds } from '../../spec/generate/json-schema.js';
 import { target } from './target.js';
-import { RUN_ID, unique, type DataClient } from './fixtures.js';
+import { RUN_ID, itemUrlOf, unique, type DataClient } from './fixtures.js';
 import { runMade } from './intents.js';
 
 /**
@@ -156,7 +156,7 @@ export class Builder {
       // New, as just seen: announced in the ledger like any creation (DataClient.postNew).
       const res = await this.api.postNew('schoolYearTypes', { schoolYear: year, currentSchoolYear: false, schoolYearDescription: `${year - 1}-${year}` });
       expect([200, 201], `POST schoolYearTypes ${year}: ${await res.text()}`).toContain(res.status());
-      if (res.status() === 201) this.api.track(`schoolYearTypes/${res.headers().location.split('/').pop()!}`);
+      if (res.status() === 201) this.api.track(itemUrlOf('schoolYearTypes', res.headers().location));
     }
     this.years.add(year);
     return year;

@@ -27,6 +27,13 @@ export const unique = (prefix = 'c') => `${prefix}${RUN_ID}-${process.env.TEST_W
 
 type Body = Record<string, unknown>;
 
+/**
+ * A created record's URL: its collection's and the last segment of Location (a deployment behind
+ * a proxy may name another host there). The ledger matches records by this string, so every
+ * writer of it builds it here.
+ */
+export const itemUrlOf = (collectionUrl: string, location: string): string => `${collectionUrl}/${location.split('/').pop()!}`;
+
 /** A data-API client acting as one of the target's clients, with paths relative to {data_root}. */
 export class DataClient {
   constructor(
@@ -102,24 +109,20 @@ export class DataClient {
     ledger.intended(intent);
     const answered = this.request.fetch(url, { method, headers: h, data }).then((res) => {
       const location = res.headers().location;
-      ledger.settled(intent, res.status() === 201 && location ? `${url}/${location.split('/').pop()!}` : undefined);
+      ledger.settled(intent, res.status() === 201 && location ? itemUrlOf(url, location) : undefined);
       return res;
     });
     return this.recorded(method, url, h, data, answered);
   }
 
-  /**
-   * POSTs a new record, expects 201 and schedules its deletion; returns its item URL and id.
-   * Its URL is the collection's and the last segment of Location: a deployment behind a proxy
-   * may name another host there.
-   */
+  /** POSTs a new record, expects 201 and schedules its deletion; returns its item URL (itemUrlOf) and id. */
   async create(resource: string, body: Body): Promise<{ url: string; id: string; location: string }> {
     const res = await this.write('POST', resource, body, {}, true);
     expect(res.status(), `create ${resource}: ${await res.text()}`).toBe(201);
     const location = res.headers().location;
     expect(location, 'Location header').toBeTruthy();
-    const id = location.split('/').pop()!;
-    const url = `${this.url(resource)}/${id}`;
+    const url = itemUrlOf(this.url(resource), location);
+    const id = url.slice(url.lastIndexOf('/') + 1);
     this.created.push({ url });
     return { url, id, location };
   }

@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext } from '@playwright/test';
 import { WORKER_SCHOOL_YEAR, newEducationOrganizationId, resourceOf } from '../../_harness/builders.js';
-import { DataClient, RUN_ID } from '../../_harness/fixtures.js';
+import { DataClient, RUN_ID, itemUrlOf } from '../../_harness/fixtures.js';
 import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
 import { model } from '../../_harness/judged-model.js';
 import { contactLink, contactReference } from '../../_harness/persons.js';
@@ -112,7 +112,7 @@ export class Writer {
     // before the answer cannot leak it; another run making the same year meanwhile answers 200.
     const res = await this.client.postNew('schoolYearTypes', { schoolYear: year, currentSchoolYear: false, schoolYearDescription: `${year - 1}-${year}` });
     expect([200, 201], `POST schoolYearTypes: ${await res.text()}`).toContain(res.status());
-    if (res.status() === 201) this.years.push(`${this.client.url('schoolYearTypes')}/${res.headers().location.split('/').pop()!}`);
+    if (res.status() === 201) this.years.push(itemUrlOf(this.client.url('schoolYearTypes'), res.headers().location));
   }
 
   /** Deletes everything created, newest first (records made together, together); the school year last. */
