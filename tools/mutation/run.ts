@@ -9,7 +9,9 @@
  * mutated sources (suites/family.ts): a measure of the conformance suites themselves, at about
  * 5 s per mutant (a Playwright run and a reference start each), so a whole pass takes hours and
  * is run group by group. Each group and kind keeps its own incremental file, so a run re-tests
- * only mutants whose code or tests changed; --full ignores them.
+ * only mutants whose code or tests changed; --full ignores them. --file <module> (with one group)
+ * judges that module alone and folds its results into the group's file (merge-incremental.ts), so
+ * a group too long for one sitting is measured module by module.
  *
  * A mutant counts as killed when a test failed or timed out under it (Stryker's "detected");
  * survivors and uncovered mutants count against the score, except those listed with a reason in
@@ -27,10 +29,11 @@
  * in-process kind), then one overall line.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { writeManifests } from './suites/manifests.js';
 import { lineMap } from './line-map.js';
+import { mergeModules, type IncrementalReport } from './merge-incremental.js';
 
 const GOAL = 85;
 const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
@@ -41,23 +44,38 @@ interface Report { files: Record<string, { mutants: Mutant[]; source?: string }>
 interface Equivalent { file: string; line: number; column?: number; mutator: string; replacement?: string; reason: string; only?: 'suites'; class?: 'unobservable' | 'no-rule' }
 
 const args = process.argv.slice(2);
+// --file <module>: judge one module of the group; its results are folded into the group's file.
+const fileAt = args.indexOf('--file');
+const onlyFile = fileAt >= 0 ? args.splice(fileAt, 2)[1] : undefined;
 const full = args.includes('--full');
 const reportOnly = args.includes('--report');
 const unit = !args.includes('--suites');
 const kind = unit ? 'in-process tests' : 'suites';
 const chosen = args.filter((a) => !a.startsWith('--'));
 for (const g of chosen) if (!groups[g]) throw new Error(`unknown group ${g}; groups: ${Object.keys(groups).join(', ')}`);
+if (onlyFile !== undefined && (chosen.length !== 1 || !groups[chosen[0]].mutate.includes(onlyFile))) {
+  throw new Error(`--file names one module of one chosen group (${chosen.map((g) => groups[g].mutate.join(', ')).join('; ') || 'no group chosen'}), not ${onlyFile}`);
+}
 
 const started = Date.now();
 for (const group of reportOnly ? [] : chosen.length ? chosen : Object.keys(groups)) {
   console.log(`\n== mutation group ${group} (${kind}): ${groups[group].mutate.join(', ')}`);
   if (!unit) writeManifests(groups[group].suites);
   const t0 = Date.now();
+  const incremental = here(`incremental/${unit ? '' : 'suites/'}${group}.json`);
+  const before = onlyFile !== undefined && existsSync(incremental) ? JSON.parse(readFileSync(incremental, 'utf8')) as IncrementalReport : undefined;
   const run = spawnSync(here('../../node_modules/.bin/stryker'), ['run', here('stryker.config.mjs')], {
     stdio: 'inherit',
-    env: { ...process.env, MUTATION_GROUP: group, ...(unit ? {} : { MUTATION_SUITES: '1' }), ...(full ? { MUTATION_FULL: '1' } : {}) },
+    env: {
+      ...process.env, MUTATION_GROUP: group, ...(unit ? {} : { MUTATION_SUITES: '1' }), ...(full ? { MUTATION_FULL: '1' } : {}),
+      ...(onlyFile !== undefined ? { MUTATION_MUTATE: onlyFile } : {}),
+    },
   });
   if (run.status !== 0) throw new Error(`stryker failed for group ${group} (exit ${run.status})`);
+  if (onlyFile !== undefined) {
+    const merged = mergeModules(before, JSON.parse(readFileSync(incremental, 'utf8')) as IncrementalReport, [onlyFile]);
+    writeFileSync(incremental, `${JSON.stringify(merged, null, 2)}\n`);
+  }
   console.log(`== group ${group} took ${((Date.now() - t0) / 60000).toFixed(1)} min`);
 }
 

@@ -26,7 +26,8 @@ export default {
     forceBail: true,
   },
   coverageAnalysis: 'perTest',
-  mutate: group.mutate,
+  // MUTATION_MUTATE: one module of the group (run.ts --file), its results merged back by run.ts.
+  mutate: process.env.MUTATION_MUTATE ? [process.env.MUTATION_MUTATE] : group.mutate,
   // dist/: the compiled reference npm start runs; mutants are judged on the sources (tsx).
   ignorePatterns: ['dist', 'reports', 'bench', 'test-results', 'playwright-report', 'blob-report', 'coverage', '.stryker-tmp'],
   tempDirName: '.stryker-tmp',

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { mergeModules, type IncrementalReport } from './merge-incremental.js';
+
+// tests('x0', 'y1'): family x is test 0, family y test 1.
+const tests = (...names: string[]) => Object.fromEntries(names.map(([n, id]) => [`families/${n}.txt`, { tests: [{ id, name: `families/${n}.txt` }], source: n }]));
+
+test('mergeModules: the narrowed module replaces its own entry, every other module keeps its results', () => {
+  const group: IncrementalReport = {
+    files: {
+      'a.ts': { source: 'a1', mutants: [{ id: '1', killedBy: ['0'], coveredBy: ['0', '1'] }] },
+      'b.ts': { source: 'b1', mutants: [{ id: '2', killedBy: ['1'], coveredBy: ['1'] }] },
+    },
+    testFiles: tests('x0', 'y1'),
+    schemaVersion: '2',
+  };
+  // The narrowed run numbered its tests the other way round, and knows a new family z.
+  const narrowed: IncrementalReport = {
+    files: { 'b.ts': { source: 'b2', mutants: [{ id: '9', killedBy: ['0'], coveredBy: ['0', '2'] }] } },
+    testFiles: tests('y0', 'x1', 'z2'),
+  };
+  const merged = mergeModules(group, narrowed, ['b.ts']);
+  assert.deepEqual(merged.files['a.ts'], group.files['a.ts']);
+  assert.equal(merged.files['b.ts'].source, 'b2');
+  // y is test 1 in the group's numbering, z a fresh 2.
+  assert.deepEqual(merged.files['b.ts'].mutants, [{ id: '9', killedBy: ['1'], coveredBy: ['1', '2'] }]);
+  assert.deepEqual(Object.values(merged.testFiles!).map((f) => f.tests[0].id).sort(), ['0', '1', '2']);
+  assert.equal(merged.testFiles!['families/z.txt'].tests[0].id, '2');
+  assert.equal(merged.schemaVersion, '2');
+});
+
+test('mergeModules: without a group file the narrowed report is the group file; a module missing from the run is an error', () => {
+  const narrowed: IncrementalReport = { files: { 'b.ts': { mutants: [] } }, testFiles: tests('x0') };
+  assert.equal(mergeModules(undefined, narrowed, ['b.ts']), narrowed);
+  assert.throws(() => mergeModules({ files: {} }, narrowed, ['c.ts']), /no results for c\.ts/);
+  assert.throws(() => mergeModules({ files: {} }, { files: { 'b.ts': { mutants: [{ id: '1', killedBy: ['7'] }] } }, testFiles: {} }, ['b.ts']), /test 7/);
+});

@@ -1,0 +1,58 @@
+/**
+ * One module of a group judged on its own (`npm run mutation -- --suites <group> --file <path>`)
+ * folded back into the group's incremental file.
+ *
+ * Stryker writes its incremental file from the run's report, which holds only the modules that
+ * run mutated: a run narrowed to one module would otherwise drop every other module's results,
+ * and a whole group (the validation group: ~580 mutants, ~4.5 h judged by the suites here) could
+ * only ever be measured in one sitting. So the group's file is kept from before the run, and the
+ * narrowed run's module replaces its own entry in it.
+ *
+ * A report names its tests by number (Stryker remaps test ids to "0", "1", … per report), so the
+ * narrowed run's `killedBy` and `coveredBy` are translated through the test names into the group
+ * file's numbering; a test the group file does not know yet is added under a fresh number. The
+ * test files themselves are taken from the narrowed run: they are today's, and a module whose
+ * results were judged by other versions of them is re-tested by Stryker's own diff next time.
+ */
+interface TestDefinition { id: string; name: string }
+interface TestFile { tests: TestDefinition[]; source?: string }
+interface Mutant { id: string; killedBy?: string[]; coveredBy?: string[] }
+export interface IncrementalReport {
+  files: Record<string, { mutants: Mutant[]; source?: string }>;
+  testFiles?: Record<string, TestFile>;
+  [other: string]: unknown;
+}
+
+const namesById = (report: IncrementalReport) => {
+  const names = new Map<string, string>();
+  for (const file of Object.values(report.testFiles ?? {})) for (const t of file.tests) names.set(t.id, t.name);
+  return names;
+};
+
+/** `group` with `modules` replaced by their entries in `narrowed` (which also brings today's test files). */
+export function mergeModules(group: IncrementalReport | undefined, narrowed: IncrementalReport, modules: string[]): IncrementalReport {
+  if (!group) return narrowed;
+  for (const m of modules) if (!narrowed.files[m]) throw new Error(`the narrowed run's report has no results for ${m}`);
+  const idByName = new Map([...namesById(group)].map(([id, name]) => [name, id]));
+  let next = Math.max(-1, ...[...idByName.values()].map(Number).filter(Number.isInteger)) + 1;
+  const groupId = (name: string) => {
+    if (!idByName.has(name)) idByName.set(name, String(next++));
+    return idByName.get(name)!;
+  };
+  const narrowedNames = namesById(narrowed);
+  const translate = (ids?: string[]) => ids?.map((id) => {
+    const name = narrowedNames.get(id);
+    if (name === undefined) throw new Error(`the narrowed run's report names test ${id}, which none of its test files defines`);
+    return groupId(name);
+  });
+  const files = { ...group.files };
+  for (const m of modules) {
+    files[m] = { ...narrowed.files[m], mutants: narrowed.files[m].mutants.map((x) => ({ ...x, killedBy: translate(x.killedBy), coveredBy: translate(x.coveredBy) })) };
+  }
+  const testFiles: Record<string, TestFile> = {};
+  for (const [path, file] of Object.entries({ ...group.testFiles, ...narrowed.testFiles })) {
+    const fromNarrowed = narrowed.testFiles?.[path] !== undefined;
+    testFiles[path] = { ...file, tests: file.tests.map((t) => ({ ...t, id: fromNarrowed ? groupId(t.name) : t.id })) };
+  }
+  return { ...group, files, testFiles };
+}
