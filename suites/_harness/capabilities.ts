@@ -3,6 +3,7 @@ import { test, expect, type APIRequestContext, type APIResponse } from '@playwri
 import type { Capabilities } from '../targets/types.js';
 import { credentials, target } from './target.js';
 import { sharedTokens } from './tokens.js';
+import { LACKING_ANNOTATION, NEEDS_ANNOTATION } from './reporter/verdict.js';
 
 /**
  * Applicability: a test that needs something the target does not declare (a capability, a
@@ -15,17 +16,35 @@ export function notApplicable(description: string): never {
   throw new Error('unreachable: test.skip() throws');
 }
 
+/**
+ * The one gate on what the target file declares: `declarations` are paths in the target file
+ * (`capabilities.snapshotAdmin`, `clients.schoolLimited`, `rostering.flows.tenant`), several when
+ * any of them will do. The test records them as needed whether they are met or not, so the
+ * report (and `npm run capabilities`, which lists what a target lacks before it runs) knows every
+ * declaration each rule's tests rely on; when none is met the test is not applicable (`needs
+ * <path>[ or <path>] in the target file[: <detail>]`), and the console's closing list counts it
+ * under what it lacked.
+ */
+export function needs(declarations: string | string[], met: unknown, detail?: string): asserts met {
+  const named = (Array.isArray(declarations) ? declarations : [declarations]).join(' or ');
+  const annotations = test.info().annotations;
+  if (!annotations.some((a) => a.type === NEEDS_ANNOTATION && a.description === named)) annotations.push({ type: NEEDS_ANNOTATION, description: named });
+  if (met) return;
+  annotations.push({ type: LACKING_ANNOTATION, description: named });
+  notApplicable(`needs ${named} in the target file${detail ? `: ${detail}` : ''}`);
+}
+
 /** The named capability of the target, or not applicable. */
 export function capability<K extends keyof Capabilities>(name: K): NonNullable<Capabilities[K]> {
   const cap = target.capabilities?.[name];
-  if (cap === undefined || cap === null) notApplicable(`needs capability ${name} in the target file`);
+  needs(`capabilities.${name}`, cap !== undefined && cap !== null);
   return cap as NonNullable<Capabilities[K]>;
 }
 
 /** The token of the named client role, or not applicable. */
 export function clientToken(role: string): string {
   const token = sharedTokens()[role];
-  if (!token) notApplicable(`needs client '${role}' in the target file`);
+  needs(`clients.${role}`, token);
   return token;
 }
 

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';
 import { decodeJwt } from 'jose';
-import { notApplicable } from '../_harness/capabilities.js';
+import { needs } from '../_harness/capabilities.js';
 import { check, rule } from '../_harness/rules.js';
 import { target } from '../_harness/target.js';
 import { flowSecrets, flowsDescription } from './_support/flows.js';
@@ -164,7 +164,7 @@ test.describe('single-tenant routing', () => {
     const f = flow('single');
     const d = district('single');
     const broken = [f.instances.tampered, f.instances.foreignKey, f.instances.badConnection].filter((i): i is number => i !== undefined);
-    if (!broken.length) notApplicable('the single flow names no unusable connection string');
+    needs(['tampered', 'foreignKey', 'badConnection'].map((k) => `rostering.flows.single.instances.${k}`), broken.length, 'an instance whose connection string cannot be used');
     for (const id of broken) {
       const res = await orgsUnder(request, f.rostering, '', await tokenOn(request, 'single', d, [{ id }]));
       const text = await res.text();
@@ -228,7 +228,7 @@ test.describe('single-tenant routing with context', () => {
 
   test('verifies tokens with a public key configured on one line', rule('roster.roster-auth.public-key-pem-one-line', 'roster.roster-errors.token-failure-body'), async ({ request }) => {
     const f = flow('context');
-    if (!f.publicKeyPemOneLine) notApplicable('the flows description does not say the key was configured on one line');
+    needs('rostering.flows.context.publicKeyPemOneLine', f.publicKeyPemOneLine, 'the context flow\'s service configured with its public key on one line');
     const d = district('context');
     const instances = [{ id: f.instances.data.id, context: { key: f.contextKey, value: f.instances.data.context } }];
     expect(await sees(request, f.rostering, `/${f.instances.data.context}`, await tokenOn(request, 'context', d, instances), d)).toBe(true);

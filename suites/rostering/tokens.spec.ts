@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT, decodeJwt, importPKCS8 } from 'jose';
-import { notApplicable } from '../_harness/capabilities.js';
+import { needs } from '../_harness/capabilities.js';
 import { check, rule } from '../_harness/rules.js';
 import type { RosteringNeighbour } from '../targets/types.js';
 import { credentials, target } from '../_harness/target.js';
@@ -141,7 +141,7 @@ test.describe('Authorization: Bearer on rostering requests', () => {
     // A declared client the deployment gives roster-core.readonly alone, asking for demographics too.
     const owner = declaredClient({ orgs: [world.sea], scopes: ['core'] });
     const creds = owner ? credentials(target.rostering?.clients?.[owner.role] ?? {}) : undefined;
-    if (!owner || !creds) notApplicable('needs a declared rostering client with roster-core.readonly alone for the state agency (rostering.clients)');
+    needs('rostering.clients', owner && creds, 'a client with roster-core.readonly alone for the state agency');
     const res = await request.post(`${target.dataApi.baseUrl}/oauth/token`, {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: basicOf(creds) },
       form: { grant_type: 'client_credentials', scope: `${scope('core')} ${scope('demographics')}` },
@@ -429,7 +429,7 @@ test.describe('a rostering service configured with another issuer or audience', 
     const { iss, aud } = await issuedClaims(request);
     const found = (target.rostering?.neighbours ?? []).find((n) => kind === 'audience' ? n.audience !== undefined && n.issuer === undefined
       : n.issuer !== undefined && n.audience === undefined && n.issuer !== iss && (bare(n.issuer) === bare(String(iss))) === (kind === 'issuer-slash'));
-    if (!found) notApplicable(`needs a rostering neighbour in the target file configured with another ${kind === 'audience' ? 'audience' : kind === 'issuer' ? 'issuer' : 'issuer, differing by a trailing slash'}`);
+    needs('rostering.neighbours', found, `a neighbour configured with another ${kind === 'audience' ? 'audience' : kind === 'issuer' ? 'issuer' : 'issuer, differing by a trailing slash'}`);
     return { ...found, iss: String(iss), aud };
   }
   const orgsAt = (origin: string) => `${origin.replace(/\/$/, '')}/std/roster/rostering/v1p2/orgs`;

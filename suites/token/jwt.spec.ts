@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
 import { test, expect, target } from '../_harness/fixtures.js';
-import { issuerPrivateKeyPem, notApplicable } from '../_harness/capabilities.js';
+import { issuerPrivateKeyPem, needs, notApplicable } from '../_harness/capabilities.js';
 import { rule } from '../_harness/rules.js';
 import { credentials } from '../_harness/target.js';
 import { sharedTokens } from '../_harness/tokens.js';
@@ -41,7 +41,8 @@ test.describe('issued access tokens', () => {
 
   test('carry educationOrganizationId for a client with education organization claims', rule('data.token.jwt-claims'), async () => {
     const token = sharedTokens().schoolLimited;
-    if (!token || !target.capabilities?.schoolLimited) notApplicable('needs client schoolLimited and capability schoolLimited');
+    needs('clients.schoolLimited', token);
+    needs('capabilities.schoolLimited', target.capabilities?.schoolLimited);
     const claims = jwtOrNotApplicable(token);
     const ids = String(claims.educationOrganizationId ?? '').split(/[\s,]+/).filter(Boolean).map(Number);
     expect(ids).toEqual(expect.arrayContaining(target.capabilities!.schoolLimited!.schoolIds));
@@ -105,7 +106,7 @@ test.describe('POST /oauth/token_info', () => {
     const tokens = sharedTokens();
     const other = Object.keys(tokens).map((role) => ({ role, token: tokens[role], key: credentials(target.clients[role as keyof typeof target.clients])?.key }))
       .find((o) => o.role !== 'primary' && o.key && o.key !== primary.key && o.token !== token);
-    if (!other) notApplicable('needs a client other than primary in the target file');
+    needs('clients.<another than primary>', other, 'a second client, with its own key');
     const res = await request.post(url, { headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, data: JSON.stringify({ token: other.token }) });
     const text = await res.text();
     expect(res.status(), text).toBeGreaterThanOrEqual(400);

@@ -1,6 +1,6 @@
 import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { test, expect, target } from '../_harness/fixtures.js';
-import { notApplicable } from '../_harness/capabilities.js';
+import { needs, notApplicable } from '../_harness/capabilities.js';
 import { check, rule } from '../_harness/rules.js';
 import { credentials } from '../_harness/target.js';
 import { pastThrottle } from '../_harness/throttle.js';
@@ -66,7 +66,7 @@ test.describe('POST /oauth/token', () => {
   test('reports the short-lived client\'s own lifetime in expires_in', rule('data.token.expires-in-host-lifetime'), async ({ request }) => {
     const client = target.clients.shortLived;
     const creds = credentials(client);
-    if (!client || !creds) notApplicable('needs a short-lived client (clients.shortLived with its tokenLifetimeSeconds)');
+    needs('clients.shortLived', client && creds, 'a short-lived client, with its tokenLifetimeSeconds');
     // At its own deployment: the target's, or the second one the target names for it.
     const url = `${(client.baseUrl ?? target.dataApi.baseUrl).replace(/\/$/, '')}/oauth/token`;
     const res = await postPastThrottle(request, url, { headers: { ...form, Authorization: basic(creds.key, creds.secret) }, data: 'grant_type=client_credentials' });

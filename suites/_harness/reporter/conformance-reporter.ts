@@ -16,7 +16,7 @@ import { selectionOf } from '../selection.js';
 import { unlockLines } from './unlock.js';
 import { heldIds } from './held-ids.js';
 import type { ConformanceReport, Counts, Exchange, RuleResult, TestResult } from './types.js';
-import { NOT_IN_STANDARD, contributions, ruleVerdict } from './verdict.js';
+import { LACKING_ANNOTATION, NEEDS_ANNOTATION, NOT_IN_STANDARD, contributions, ruleVerdict } from './verdict.js';
 
 /** `playwright merge-reports`, which runs this reporter over gathered shards (no TARGET, no selection, its own exit). */
 const MERGING = process.argv.includes('merge-reports');
@@ -189,6 +189,8 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
     const annotations = [...test.annotations, ...result.annotations.filter((a) => !test.annotations.includes(a))];
     const na = annotations.find((a) => a.type === 'not-applicable');
     const nis = annotations.some((a) => a.type === NOT_IN_STANDARD);
+    const needed = annotations.filter((a) => a.type === NEEDS_ANNOTATION).map((a) => a.description!);
+    const lacking = annotations.find((a) => a.type === LACKING_ANNOTATION)?.description;
     // file › describe … › title (the project name, if any, is not part of it)
     const title = [relative(rootDir, test.location.file), ...test.titlePath().slice(3)].filter(Boolean).join(' › ');
     const deviationOf = (rule: string) => deviationFor(deviations, title, rule);
@@ -210,6 +212,8 @@ export function buildReport(tests: TestCase[], results: Map<TestCase, PwResult>,
         ...(c.checks.length ? { checks: c.checks.map(({ rule: _rule, ...k }) => k) } : {}),
         ...(na ? { notApplicable: na.description ?? 'not applicable' } : {}),
         ...(na && nis ? { notInStandard: true } : {}),
+        ...(needed.length ? { needs: needed } : {}),
+        ...(na && lacking ? { lacking } : {}),
         // The failure shown is this rule's: its failed checks, else the test's own error.
         ...(failing && (failedChecks.length ? { error: failedChecks.map((k) => `${k.title}: ${k.detail ?? ''}`).join('\n') } : error ? { error } : {})),
         ...(deviation ? { knownDeviation: deviation } : {}),

@@ -118,6 +118,10 @@ export interface TestResult {
   checks?: CheckResult[];
   /** Why a skipped test does not apply. */
   notApplicable?: string;
+  /** The target-file declarations the test relied on or lacked (`capabilities.snapshotAdmin`; `a or b` where either does). */
+  needs?: string[];
+  /** The declaration whose absence made the test not applicable. */
+  lacking?: string;
   /** The test is not applicable because the judged data standard lacks what it is about. */
   notInStandard?: boolean;
   /** First lines of the failure (when this test fails this rule). */

@@ -14,6 +14,9 @@ import type { Verdict } from './types.js';
 
 /** The annotation of a test not applicable because the judged data standard lacks what it is about (standard-applicability.ts). */
 export const NOT_IN_STANDARD = 'not-in-standard';
+/** The annotations naming a declaration of the target file a test relied on (the report's `needs`) and the one it lacked (`lacking`): capabilities.ts needs(). */
+export const NEEDS_ANNOTATION = 'needs';
+export const LACKING_ANNOTATION = 'lacking';
 
 export type Contribution = 'pass' | 'fail' | 'not-applicable' | 'known-deviation' | 'unfinished';
 

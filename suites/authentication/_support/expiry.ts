@@ -1,7 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { SignJWT, decodeJwt, decodeProtectedHeader, importPKCS8 } from 'jose';
 import { test, expect, target, DataClient } from '../../_harness/fixtures.js';
-import { issuerPrivateKeyPem, notApplicable } from '../../_harness/capabilities.js';
+import { issuerPrivateKeyPem, needs } from '../../_harness/capabilities.js';
 import { credentials } from '../../_harness/target.js';
 import { sharedTokens } from '../../_harness/tokens.js';
 
@@ -13,7 +13,6 @@ import { sharedTokens } from '../../_harness/tokens.js';
  * cannot sign for it. Without either, the expired-token rules are not applicable.
  */
 const EXPIRED_PURPOSE = 'sign a token whose lifetime has elapsed';
-export const NO_SHORT_LIVED_CLIENT = 'needs a short-lived client (clients.shortLived with its tokenLifetimeSeconds) whose token can be waited out';
 
 /** How long past its expiry the deployment may still accept a token (declared, default 0). */
 export const leeway = () => target.dataApi.tokenExpiryLeewaySeconds;
@@ -33,7 +32,7 @@ export function allowWaiting(seconds: number): void {
 
 /** The primary client's real token claims with some changed, signed with the issuer's key (not applicable without it). */
 export async function issuerSigned(changes: Record<string, unknown>, alg = 'RS256', purpose = 'sign a crafted token'): Promise<string> {
-  if (!target.capabilities?.issuerSigningKey) notApplicable(`needs capability issuerSigningKey to ${purpose}`);
+  needs('capabilities.issuerSigningKey', target.capabilities?.issuerSigningKey, `to ${purpose}`);
   const pem = issuerPrivateKeyPem();
   const real = sharedTokens().primary;
   const { kid } = decodeProtectedHeader(real);
@@ -65,7 +64,7 @@ export interface ShortLived {
 export function shortLivedClient(): ShortLived {
   const client = target.clients.shortLived;
   const creds = credentials(client);
-  if (!client || !creds) notApplicable(NO_SHORT_LIVED_CLIENT);
+  needs('clients.shortLived', client && creds, 'a short-lived client, with its tokenLifetimeSeconds, whose token can be waited out');
   const baseUrl = (client.baseUrl ?? target.dataApi.baseUrl).replace(/\/$/, '');
   const there = { ...target, dataApi: { ...target.dataApi, baseUrl }, dataRoot: `${baseUrl}/data/v3/${target.dataApi.namespaceSegment}` };
   return { ...creds, lifetime: client.tokenLifetimeSeconds, baseUrl, anon: (request) => new DataClient(request, there, undefined, []) };

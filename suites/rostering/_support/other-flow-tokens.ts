@@ -1,7 +1,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
-import { notApplicable } from '../../_harness/capabilities.js';
+import { needs, notApplicable } from '../../_harness/capabilities.js';
 import { target } from '../../_harness/target.js';
 import { rosteringRun } from './setup.js';
 
@@ -48,7 +48,7 @@ async function verified(token: string, key: KeyObject): Promise<JWTPayload | und
  */
 export async function otherFlowToken(claim: Claim): Promise<{ control: string; controlRole: string; other: string; otherRole: string }> {
   const key = issuerPublicKey();
-  if (!key) notApplicable('needs rostering.issuerPublicKey in the target file (the issuer\'s public key), to verify another flow\'s token locally');
+  needs('rostering.issuerPublicKey', key, 'the issuer\'s public key, to verify another flow\'s token locally');
   const run = rosteringRun();
   const clients = Object.entries(target.rostering?.clients ?? {}).filter(([role]) => run.tokens[role]);
   const own = clients.filter(([, c]) => (c.flow ?? 'single') === 'single');
@@ -70,5 +70,5 @@ export async function otherFlowToken(claim: Claim): Promise<{ control: string; c
       if (differs(claim, payload, c.payload) && !differs(other, payload, c.payload)) return { control: c.token, controlRole: c.role, other: token, otherRole };
     }
   }
-  notApplicable(`needs a client of another routing flow whose token verifies with rostering.issuerPublicKey and has the claims of a client of the target's own flow but another ${claim} (and the same ${other})`);
+  needs('rostering.clients', false, `a client of another routing flow whose token verifies with rostering.issuerPublicKey and has the claims of a client of the target's own flow but another ${claim} (and the same ${other})`);
 }

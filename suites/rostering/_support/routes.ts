@@ -1,5 +1,5 @@
 import type { APIRequestContext, APIResponse } from '@playwright/test';
-import { notApplicable } from '../../_harness/capabilities.js';
+import { needs, notApplicable } from '../../_harness/capabilities.js';
 import { target } from '../../_harness/target.js';
 import { flowsDescription, type FlowsDescription } from './flows.js';
 import { heldMark, parseJson, recordsIn, recordsOf } from './read.js';
@@ -18,7 +18,7 @@ export type Instances = { id: number; context?: { key: string; value: string } }
 
 export function flow<K extends FlowName>(name: K): NonNullable<FlowsDescription[K]> {
   const f = flowsDescription()[name];
-  if (!f) notApplicable(`needs the ${name} routing flow in the target file (rostering.flows)`);
+  needs(`rostering.flows.${name}`, f, `the ${name} routing flow`);
   return f!;
 }
 
@@ -29,7 +29,7 @@ export function district(name: FlowName): District {
   const withheld = run.withheldFlows?.[name];
   if (withheld) notApplicable(`${withheld}: the suites never write over it`);
   const d = run.districts[name];
-  if (!d) notApplicable('needs rostering.organizations in the target file (the routing district is written with those ids)');
+  needs('rostering.organizations', d, 'the routing district is written with those ids');
   return d!;
 }
 

@@ -3,7 +3,7 @@ import { pastThrottle } from '../../_harness/throttle.js';
 import { readFileSync } from 'node:fs';
 import { expect, type APIRequestContext, type APIResponse } from '@playwright/test';
 import { SignJWT, decodeJwt, importPKCS8, type JWTPayload } from 'jose';
-import { issuerPrivateKeyPem, notApplicable } from '../../_harness/capabilities.js';
+import { issuerPrivateKeyPem, needs, notApplicable } from '../../_harness/capabilities.js';
 import { check } from '../../_harness/rules.js';
 import { recordsIn } from './read.js';
 import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
@@ -33,7 +33,7 @@ export const SCOPES = { core: 'roster-core.readonly', full: 'roster.readonly', d
 /** The service's origin, or not applicable when the target describes none. */
 export function rosteringOrigin(): string {
   const r = target.rostering;
-  if (!r) notApplicable('needs a rostering section in the target file');
+  needs('rostering', r, 'a rostering service');
   // An embedded target's port already follows REFERENCE_PORT / ROSTERING_PORT (loadTarget).
   return r.baseUrl.replace(/\/$/, '');
 }
@@ -87,6 +87,9 @@ export interface TokenSpec {
   claims?: Record<string, unknown>;
 }
 
+/** The declarations that let the suites sign a token with any claims (signingKeyPem). */
+const SIGNING_KEYS = ['capabilities.testIssuer', 'capabilities.issuerSigningKey'];
+
 /**
  * The key that signs crafted tokens: the suites' own test issuer (capability testIssuer),
  * which the deployment trusts besides its issuer; else the issuer's own key (capability
@@ -95,9 +98,9 @@ export interface TokenSpec {
 export function signingKeyPem(): string {
   const cap = target.capabilities?.testIssuer;
   const pem = cap?.pemEnv ? process.env[cap.pemEnv] : cap?.pemFile ? readFileSync(cap.pemFile, 'utf8') : undefined;
-  if (pem) return pem;
-  if (target.capabilities?.issuerSigningKey) return issuerPrivateKeyPem();
-  notApplicable(cap ? 'capability testIssuer names no readable key' : 'needs capability testIssuer (or issuerSigningKey) in the target file, to sign tokens with claims no configured client has');
+  if (cap && !pem && !target.capabilities?.issuerSigningKey) notApplicable('capabilities.testIssuer names no readable key');
+  needs(SIGNING_KEYS, pem || target.capabilities?.issuerSigningKey, 'to sign tokens with claims no configured client has');
+  return pem || issuerPrivateKeyPem();
 }
 
 /** A token with any claims, signed with signingKeyPem() (or `opts.key`); iss and aud copied from a real token. */
@@ -165,13 +168,12 @@ export function declaredClient(need: ClientNeed): { role: string; token: string 
  */
 export async function tokenFor(request: APIRequestContext, need: ClientNeed): Promise<string> {
   const found = declaredClient(need);
+  needs(['rostering.clients', ...SIGNING_KEYS], found || target.capabilities?.testIssuer || target.capabilities?.issuerSigningKey,
+    `a rostering client with the claims ${JSON.stringify(need)}, or a key to sign such a token`);
   if (found) return found.token;
   const flow = need.flow ?? 'single';
   const dataApi = flow === 'single' ? undefined : flowsDescription()[flow]?.dataApi;
-  if (flow !== 'single' && !dataApi) notApplicable(`needs the ${flow} routing flow in the target file (rostering.flows)`);
-  if (!target.capabilities?.testIssuer && !target.capabilities?.issuerSigningKey) {
-    notApplicable(`needs a rostering client with the claims ${JSON.stringify(need)} (rostering.clients), or capability testIssuer`);
-  }
+  if (flow !== 'single') needs(`rostering.flows.${flow}`, dataApi);
   return craftToken(request, {
     orgs: need.orgs.length ? need.orgs : undefined,
     scopes: need.scopes,
@@ -187,7 +189,7 @@ export const seaToken = (request: APIRequestContext, world: World, scopes: Scope
 /** The organizations the target reserves for the rostering suites, or not applicable. */
 export function reservedOrganizations(): RosteringOrganizations {
   const o = target.rostering?.organizations;
-  if (!o) notApplicable('needs rostering.organizations in the target file');
+  needs('rostering.organizations', o);
   return o;
 }
 

@@ -1,4 +1,4 @@
-import { notApplicable } from '../../_harness/capabilities.js';
+import { needs } from '../../_harness/capabilities.js';
 import { test as base, expect, target } from '../../_harness/fixtures.js';
 import { WORLD_FIELDS, rosteringRun, unlessHeld } from './setup.js';
 import type { World } from './world.js';
@@ -12,13 +12,13 @@ import type { World } from './world.js';
 export const test = base.extend<{ rosteringTarget: void; world: World }>({
   // Every rostering test needs a rostering service in the target: without one it is not applicable.
   rosteringTarget: [async ({}, use) => {
-    if (!target.rostering) notApplicable('needs a rostering section in the target file');
+    needs('rostering', target.rostering, 'a rostering service');
     await use();
   }, { auto: true }],
   world: async ({}, use) => {
     unlessHeld(WORLD_FIELDS);
     const world = rosteringRun().world;
-    if (!world) notApplicable('needs rostering.organizations in the target file (the suites write their data with those ids)');
+    needs('rostering.organizations', world, 'the suites write their data with those ids');
     await use(world);
   },
 });
