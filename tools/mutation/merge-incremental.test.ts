@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mergeModules, type IncrementalReport } from './merge-incremental.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { forgetTimeouts, mergeModules, type IncrementalReport } from './merge-incremental.js';
 
 // tests('x0', 'y1'): family x is test 0, family y test 1.
 const tests = (...names: string[]) => Object.fromEntries(names.map(([n, id]) => [`families/${n}.txt`, { tests: [{ id, name: `families/${n}.txt` }], source: n }]));
@@ -34,4 +37,16 @@ test('mergeModules: without a group file the narrowed report is the group file; 
   assert.equal(mergeModules(undefined, narrowed, ['b.ts']), narrowed);
   assert.throws(() => mergeModules({ files: {} }, narrowed, ['c.ts']), /no results for c\.ts/);
   assert.throws(() => mergeModules({ files: {} }, { files: { 'b.ts': { mutants: [{ id: '1', killedBy: ['7'] }] } }, testFiles: {} }, ['b.ts']), /test 7/);
+});
+
+test('forgetTimeouts: only the named modules\' timed-out mutants are dropped, so Stryker judges them again', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'timeouts-'));
+  const path = join(dir, 'group.json');
+  const mutants = [{ id: '1', status: 'Timeout' }, { id: '2', status: 'Killed' }, { id: '3', status: 'Survived' }];
+  writeFileSync(path, JSON.stringify({ files: { 'a.ts': { mutants }, 'b.ts': { mutants } } }));
+  assert.equal(forgetTimeouts(path, ['a.ts', 'c.ts']), 1);
+  const after = JSON.parse(readFileSync(path, 'utf8')) as IncrementalReport;
+  assert.deepEqual(after.files['a.ts'].mutants.map((m) => m.id), ['2', '3']);
+  assert.deepEqual(after.files['b.ts'].mutants.map((m) => m.id), ['1', '2', '3']);
+  rmSync(dir, { recursive: true });
 });

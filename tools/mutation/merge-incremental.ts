@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+
 /**
  * One module of a group judged on its own (`npm run mutation -- --suites <group> --file <path>`)
  * folded back into the group's incremental file.
@@ -16,7 +18,7 @@
  */
 interface TestDefinition { id: string; name: string }
 interface TestFile { tests: TestDefinition[]; source?: string }
-interface Mutant { id: string; killedBy?: string[]; coveredBy?: string[] }
+interface Mutant { id: string; status?: string; killedBy?: string[]; coveredBy?: string[] }
 export interface IncrementalReport {
   files: Record<string, { mutants: Mutant[]; source?: string }>;
   testFiles?: Record<string, TestFile>;
@@ -55,4 +57,23 @@ export function mergeModules(group: IncrementalReport | undefined, narrowed: Inc
     testFiles[path] = { ...file, tests: file.tests.map((t) => ({ ...t, id: fromNarrowed ? groupId(t.name) : t.id })) };
   }
   return { ...group, files, testFiles };
+}
+
+/**
+ * Drops the timed-out mutants of `modules` from an incremental file, so that Stryker, finding no
+ * earlier result for them, judges them again. Answers how many were dropped.
+ */
+export function forgetTimeouts(path: string, modules: string[]): number {
+  const report = JSON.parse(readFileSync(path, 'utf8')) as IncrementalReport;
+  let dropped = 0;
+  for (const m of modules) {
+    const file = report.files[m];
+    if (!file) continue;
+    const kept = file.mutants.filter((x) => x.status !== 'Timeout');
+    dropped += file.mutants.length - kept.length;
+    file.mutants = kept;
+  }
+  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`mutation: ${dropped} timed-out mutant(s) of ${modules.join(', ')} to be judged again`);
+  return dropped;
 }

@@ -11,7 +11,8 @@
  * is run group by group. Each group and kind keeps its own incremental file, so a run re-tests
  * only mutants whose code or tests changed; --full ignores them. --file <module> (with one group)
  * judges that module alone and folds its results into the group's file (merge-incremental.ts), so
- * a group too long for one sitting is measured module by module.
+ * a group too long for one sitting is measured module by module. --retest-timeouts drops the
+ * timed-out mutants from the incremental file first, so Stryker judges them again.
  *
  * A mutant counts as killed when a test failed or timed out under it (Stryker's "detected");
  * survivors and uncovered mutants count against the score, except those listed with a reason in
@@ -33,7 +34,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { writeManifests } from './suites/manifests.js';
 import { lineMap } from './line-map.js';
-import { mergeModules, type IncrementalReport } from './merge-incremental.js';
+import { forgetTimeouts, mergeModules, type IncrementalReport } from './merge-incremental.js';
 
 const GOAL = 85;
 const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
@@ -48,6 +49,9 @@ const args = process.argv.slice(2);
 const fileAt = args.indexOf('--file');
 const onlyFile = fileAt >= 0 ? args.splice(fileAt, 2)[1] : undefined;
 const full = args.includes('--full');
+// --retest-timeouts: mutants that timed out are judged again (a loaded machine times out mutants
+// the suites would have killed or let survive; a timeout counts as killed).
+const retestTimeouts = args.includes('--retest-timeouts');
 const reportOnly = args.includes('--report');
 const unit = !args.includes('--suites');
 const kind = unit ? 'in-process tests' : 'suites';
@@ -63,6 +67,7 @@ for (const group of reportOnly ? [] : chosen.length ? chosen : Object.keys(group
   if (!unit) writeManifests(groups[group].suites);
   const t0 = Date.now();
   const incremental = here(`incremental/${unit ? '' : 'suites/'}${group}.json`);
+  if (retestTimeouts && existsSync(incremental)) forgetTimeouts(incremental, onlyFile ? [onlyFile] : groups[group].mutate);
   const before = onlyFile !== undefined && existsSync(incremental) ? JSON.parse(readFileSync(incremental, 'utf8')) as IncrementalReport : undefined;
   const run = spawnSync(here('../../node_modules/.bin/stryker'), ['run', here('stryker.config.mjs')], {
     stdio: 'inherit',
