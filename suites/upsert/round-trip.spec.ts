@@ -4,6 +4,7 @@ import { rule } from '../_harness/rules.js';
 import type { Builder } from '../_harness/builders.js';
 import type { DataClient } from '../_harness/fixtures.js';
 import { model } from '../_harness/judged-model.js';
+import { LONG, meetingTimes } from '../_harness/long-collections.js';
 
 /**
  * Every field the seed lists for a resource is accepted on write and comes back from GET by id
@@ -28,6 +29,15 @@ test.describe('every listed field round-trips through POST and GET by id', () =>
   for (const resource of seedResources) {
     test(`returns every written field of ${resource} with its value and type`, rule('data.upsert.fields-round-trip'), ({ api, data }) => roundTrip({ api, data }, resource));
   }
+
+  test(`returns every item of a long collection: a classPeriod written with ${LONG} meeting times reads back with all of them`, rule('data.upsert.fields-round-trip'), async ({ api, data }) => {
+    const created = await data.create('classPeriod', { meetingTimes: meetingTimes(LONG) });
+    const res = await api.get(created.url);
+    expect(res.status()).toBe(200);
+    const read = await res.json() as { meetingTimes?: unknown[] };
+    expect(read.meetingTimes).toHaveLength(LONG);
+    expect(contains(read, created.body)).toEqual([]);
+  });
 });
 
 

@@ -3,6 +3,7 @@ import { expectProblem } from '../_harness/problem.js';
 import { check, rule } from '../_harness/rules.js';
 import { model } from '../_harness/judged-model.js';
 import { notInStandard } from '../_harness/standard-applicability.js';
+import { LONG, meetingTimes } from '../_harness/long-collections.js';
 
 /** Field-level validation of write bodies (seed Conventions and Errors). */
 const paths = (p: { validationErrors?: Record<string, string[]> }) => Object.keys(p.validationErrors ?? {});
@@ -51,6 +52,13 @@ test.describe('required members and lengths', () => {
     const second = { courseIdentificationSystemDescriptor: (await data.newDescriptor('courseIdentificationSystem')).value };
     const problem = await expectProblem(await api.post('courses', { ...body, identificationCodes: [first, second] }), 'bad-request:data-validation-failed');
     expect(paths(problem)).toContain('$.identificationCodes[1].identificationCode');
+  });
+
+  test(`refuses the last of ${LONG} meeting times lacking endTime with 400 at its index, $.meetingTimes[${LONG - 1}].endTime`, rule('data.validation.array-item-required-missing-400'), async ({ api, data }) => {
+    const times = meetingTimes(LONG);
+    delete times[LONG - 1].endTime;
+    const body = await data.body('classPeriod', { meetingTimes: times });
+    expect(paths(await expectProblem(await api.post('classPeriods', body), 'bad-request:data-validation-failed'))).toContain(`$.meetingTimes[${LONG - 1}].endTime`);
   });
 
   const emptyArrays: [string, string, string][] = [['bellSchedule', 'bellSchedules', 'classPeriods'], ['course', 'courses', 'identificationCodes'], ['calendarDate', 'calendarDates', 'calendarEvents']];
