@@ -61,6 +61,15 @@ test.describe('required members and lengths', () => {
     expect(paths(await expectProblem(await api.post('classPeriods', body), 'bad-request:data-validation-failed'))).toContain(`$.meetingTimes[${LONG - 1}].endTime`);
   });
 
+  test(`refuses a PUT whose last of ${LONG} meeting times lacks endTime with 400 at its index, and leaves the record as it was`, rule('data.validation.array-item-required-missing-400'), async ({ api, data }) => {
+    const created = await data.create('classPeriod');
+    const times = meetingTimes(LONG);
+    delete times[LONG - 1].endTime;
+    expect(paths(await expectProblem(await api.put(created.url, { ...created.body, meetingTimes: times }), 'bad-request:data-validation-failed'))).toContain(`$.meetingTimes[${LONG - 1}].endTime`);
+    const read = await (await api.get(created.url)).json() as { meetingTimes?: unknown[] };
+    expect(read.meetingTimes ?? []).toHaveLength((created.body.meetingTimes as unknown[] | undefined)?.length ?? 0);
+  });
+
   const emptyArrays: [string, string, string][] = [['bellSchedule', 'bellSchedules', 'classPeriods'], ['course', 'courses', 'identificationCodes'], ['calendarDate', 'calendarDates', 'calendarEvents']];
   for (const [resource, endpoint, member] of emptyArrays) {
     test(`refuses the required array ${resource}.${member} with zero items with 400 at the array path`, rule('data.validation.empty-required-array-400'), async ({ api, data }) => {
