@@ -50,3 +50,22 @@ test('forgetTimeouts: only the named modules\' timed-out mutants are dropped, so
   assert.deepEqual(after.files['b.ts'].mutants.map((m) => m.id), ['1', '2', '3']);
   rmSync(dir, { recursive: true });
 });
+
+test('mergeModules, ranged: the judged mutants replace their namesakes, the module\'s others are kept, ids stay unique; a changed source is refused', () => {
+  const at = (line: number) => ({ start: { line, column: 1 } });
+  const group: IncrementalReport = {
+    files: { 'a.ts': { source: 's', mutants: [
+      { id: '1', mutatorName: 'M', replacement: 'x', location: at(1), status: 'Survived' },
+      { id: '2', mutatorName: 'M', replacement: 'x', location: at(2), status: 'Killed', killedBy: ['0'] },
+    ] } },
+    testFiles: tests('x0'),
+  };
+  const narrowed: IncrementalReport = {
+    files: { 'a.ts': { source: 's', mutants: [{ id: '1', mutatorName: 'M', replacement: 'x', location: at(1), status: 'Killed', killedBy: ['0'] }] } },
+    testFiles: tests('x0'),
+  };
+  const merged = mergeModules(group, narrowed, ['a.ts'], true).files['a.ts'].mutants;
+  assert.deepEqual(merged.map((m) => [m.location?.start.line, m.status]), [[2, 'Killed'], [1, 'Killed']]);
+  assert.equal(new Set(merged.map((m) => m.id)).size, 2);
+  assert.throws(() => mergeModules(group, { ...narrowed, files: { 'a.ts': { ...narrowed.files['a.ts'], source: 't' } } }, ['a.ts'], true), /changed since/);
+});

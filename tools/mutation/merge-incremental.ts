@@ -18,7 +18,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
  */
 interface TestDefinition { id: string; name: string }
 interface TestFile { tests: TestDefinition[]; source?: string }
-interface Mutant { id: string; status?: string; killedBy?: string[]; coveredBy?: string[] }
+interface Mutant { id: string; status?: string; mutatorName?: string; replacement?: string; killedBy?: string[]; coveredBy?: string[]; location?: { start: { line: number; column: number } } }
 export interface IncrementalReport {
   files: Record<string, { mutants: Mutant[]; source?: string }>;
   testFiles?: Record<string, TestFile>;
@@ -31,8 +31,13 @@ const namesById = (report: IncrementalReport) => {
   return names;
 };
 
-/** `group` with `modules` replaced by their entries in `narrowed` (which also brings today's test files). */
-export function mergeModules(group: IncrementalReport | undefined, narrowed: IncrementalReport, modules: string[]): IncrementalReport {
+/**
+ * `group` with `modules` replaced by their entries in `narrowed` (which also brings today's test
+ * files). `ranged`: the narrowed run judged only some mutants of each module (`--mutants`), so
+ * those replace their namesakes (same place, mutator and replacement) and the rest are kept; both
+ * runs must then have read the same source.
+ */
+export function mergeModules(group: IncrementalReport | undefined, narrowed: IncrementalReport, modules: string[], ranged = false): IncrementalReport {
   if (!group) return narrowed;
   for (const m of modules) if (!narrowed.files[m]) throw new Error(`the narrowed run's report has no results for ${m}`);
   const idByName = new Map([...namesById(group)].map(([id, name]) => [name, id]));
@@ -49,7 +54,19 @@ export function mergeModules(group: IncrementalReport | undefined, narrowed: Inc
   });
   const files = { ...group.files };
   for (const m of modules) {
-    files[m] = { ...narrowed.files[m], mutants: narrowed.files[m].mutants.map((x) => ({ ...x, killedBy: translate(x.killedBy), coveredBy: translate(x.coveredBy) })) };
+    const judged = narrowed.files[m].mutants.map((x) => ({ ...x, killedBy: translate(x.killedBy), coveredBy: translate(x.coveredBy) }));
+    const before = group.files[m];
+    if (!ranged || !before) {
+      files[m] = { ...narrowed.files[m], mutants: judged };
+      continue;
+    }
+    if (before.source !== narrowed.files[m].source) throw new Error(`${m} changed since its results were recorded: judge the whole module, not some of its mutants`);
+    const same = (a: Mutant, b: Mutant) => a.mutatorName === b.mutatorName && a.replacement === b.replacement
+      && a.location?.start.line === b.location?.start.line && a.location?.start.column === b.location?.start.column;
+    // Fresh ids past the group's, so no two mutants of the file share one.
+    let id = Math.max(0, ...Object.values(group.files).flatMap((f) => f.mutants.map((x) => Number(x.id))).filter(Number.isInteger)) + 1;
+    const fresh = judged.map((x) => ({ ...x, id: String(id++) }));
+    files[m] = { ...before, mutants: [...before.mutants.filter((x) => !fresh.some((j) => same(x, j))), ...fresh] };
   }
   const testFiles: Record<string, TestFile> = {};
   for (const [path, file] of Object.entries({ ...group.testFiles, ...narrowed.testFiles })) {

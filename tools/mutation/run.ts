@@ -12,7 +12,9 @@
  * only mutants whose code or tests changed; --full ignores them. --file <module> (with one group)
  * judges that module alone and folds its results into the group's file (merge-incremental.ts), so
  * a group too long for one sitting is measured module by module. --retest-timeouts drops the
- * timed-out mutants from the incremental file first, so Stryker judges them again.
+ * timed-out mutants from the incremental file first, so Stryker judges them again. --mutants
+ * <line:col-line:col>,… (with --file) judges only the mutants in those ranges, e.g. the survivors
+ * a new test is meant to kill, and merges them into the module's recorded results.
  *
  * A mutant counts as killed when a test failed or timed out under it (Stryker's "detected");
  * survivors and uncovered mutants count against the score, except those listed with a reason in
@@ -48,6 +50,10 @@ const args = process.argv.slice(2);
 // --file <module>: judge one module of the group; its results are folded into the group's file.
 const fileAt = args.indexOf('--file');
 const onlyFile = fileAt >= 0 ? args.splice(fileAt, 2)[1] : undefined;
+// --mutants <l:c-l:c>,…: with --file, only the mutants inside these ranges (Stryker's mutate ranges).
+const rangesAt = args.indexOf('--mutants');
+const ranges = rangesAt >= 0 ? args.splice(rangesAt, 2)[1].split(',') : undefined;
+if (ranges && onlyFile === undefined) throw new Error('--mutants needs --file <module>');
 const full = args.includes('--full');
 // --retest-timeouts: mutants that timed out are judged again (a loaded machine times out mutants
 // the suites would have killed or let survive; a timeout counts as killed).
@@ -73,12 +79,12 @@ for (const group of reportOnly ? [] : chosen.length ? chosen : Object.keys(group
     stdio: 'inherit',
     env: {
       ...process.env, MUTATION_GROUP: group, ...(unit ? {} : { MUTATION_SUITES: '1' }), ...(full ? { MUTATION_FULL: '1' } : {}),
-      ...(onlyFile !== undefined ? { MUTATION_MUTATE: onlyFile } : {}),
+      ...(onlyFile !== undefined ? { MUTATION_MUTATE: ranges ? ranges.map((r) => `${onlyFile}:${r}`).join(',') : onlyFile } : {}),
     },
   });
   if (run.status !== 0) throw new Error(`stryker failed for group ${group} (exit ${run.status})`);
   if (onlyFile !== undefined) {
-    const merged = mergeModules(before, JSON.parse(readFileSync(incremental, 'utf8')) as IncrementalReport, [onlyFile]);
+    const merged = mergeModules(before, JSON.parse(readFileSync(incremental, 'utf8')) as IncrementalReport, [onlyFile], ranges !== undefined);
     writeFileSync(incremental, `${JSON.stringify(merged, null, 2)}\n`);
   }
   console.log(`== group ${group} took ${((Date.now() - t0) / 60000).toFixed(1)} min`);

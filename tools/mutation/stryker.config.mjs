@@ -26,8 +26,8 @@ export default {
     forceBail: true,
   },
   coverageAnalysis: 'perTest',
-  // MUTATION_MUTATE: one module of the group (run.ts --file), its results merged back by run.ts.
-  mutate: process.env.MUTATION_MUTATE ? [process.env.MUTATION_MUTATE] : group.mutate,
+  // MUTATION_MUTATE: one module of the group, or ranges in it (run.ts --file, --mutants), merged back by run.ts.
+  mutate: process.env.MUTATION_MUTATE ? process.env.MUTATION_MUTATE.split(',') : group.mutate,
   // dist/: the compiled reference npm start runs; mutants are judged on the sources (tsx).
   ignorePatterns: ['dist', 'reports', 'bench', 'test-results', 'playwright-report', 'blob-report', 'coverage', '.stryker-tmp'],
   tempDirName: '.stryker-tmp',
