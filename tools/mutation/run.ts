@@ -52,7 +52,9 @@ const fileAt = args.indexOf('--file');
 const onlyFile = fileAt >= 0 ? args.splice(fileAt, 2)[1] : undefined;
 // --mutants <l:c-l:c>,…: with --file, only the mutants inside these ranges (Stryker's mutate ranges).
 const rangesAt = args.indexOf('--mutants');
-const ranges = rangesAt >= 0 ? args.splice(rangesAt, 2)[1].split(',') : undefined;
+// Positions as reports print them (columns from 1); Stryker reads a range's columns from 0, so a
+// range starting at a mutant's printed column would leave that mutant out.
+const ranges = rangesAt >= 0 ? args.splice(rangesAt, 2)[1].split(',').map(strykerRange) : undefined;
 if (ranges && onlyFile === undefined) throw new Error('--mutants needs --file <module>');
 const full = args.includes('--full');
 // --retest-timeouts: mutants that timed out are judged again (a loaded machine times out mutants
@@ -157,3 +159,10 @@ const score = (100 * killed) / total;
 // The suites kind is measured group by group: a group not yet measured is named, not a failure.
 if (score < GOAL || groupScores.some((g) => g.total > 0 && (100 * g.killed) / g.total < GOAL) || unexplained.length || (unit && missing.length)) process.exitCode = 1;
 console.log(`${scoreLine('overall', killed, total, listed)}${missing.length ? `, ${missing.length} group(s) not measured` : ''}`);
+
+/** `line:col-line:col` with report columns (from 1) as Stryker's mutate range (columns from 0). */
+function strykerRange(range: string): string {
+  const m = /^(\d+):(\d+)-(\d+):(\d+)$/.exec(range);
+  if (!m) throw new Error(`--mutants takes line:column-line:column ranges, not ${range}`);
+  return `${m[1]}:${Number(m[2]) - 1}-${m[3]}:${m[4]}`;
+}
