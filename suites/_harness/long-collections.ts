@@ -5,7 +5,7 @@
  * (4.0, 5.2, 6.1) and its items are keyed by startTime and endTime alone, so any number of
  * distinct items is a valid body.
  */
-export function meetingTimes(count: number): { startTime: string; endTime?: string }[] {
+export function meetingTimes(count: number): { startTime?: string; endTime?: string }[] {
   return Array.from({ length: count }, (_, i) => ({ startTime: clock(i), endTime: '23:59:59' }));
 }
 
