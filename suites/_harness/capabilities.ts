@@ -1,5 +1,6 @@
+import type { HttpClient, HttpResponse } from './http.js';
 import { readFileSync } from 'node:fs';
-import { test, expect, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { test, expect } from '@playwright/test';
 import type { Capabilities } from '../targets/types.js';
 import { credentials, target } from './target.js';
 import { sharedTokens } from './tokens.js';
@@ -72,7 +73,7 @@ export const basic = (c: { key?: string; secret?: string; keyEnv?: string; secre
 };
 
 /** Takes a snapshot through the target's snapshot hook (not applicable without one). */
-export async function takeSnapshot(request: APIRequestContext): Promise<void> {
+export async function takeSnapshot(request: HttpClient): Promise<void> {
   const hook = capability('snapshotAdmin');
   const res = await request.post(capabilityUrl(hook.url), { headers: basic(hook) });
   expect(res.status(), `snapshot hook POST: ${await res.text()}`).toBeGreaterThanOrEqual(200);
@@ -80,7 +81,7 @@ export async function takeSnapshot(request: APIRequestContext): Promise<void> {
 }
 
 /** Drops the snapshot through the target's snapshot hook; answers whether that worked. */
-export async function dropSnapshot(request: APIRequestContext): Promise<APIResponse> {
+export async function dropSnapshot(request: HttpClient): Promise<HttpResponse> {
   const hook = capability('snapshotAdmin');
   return request.delete(capabilityUrl(hook.url), { headers: basic(hook) });
 }

@@ -1,6 +1,7 @@
+import type { HttpResponse } from './http.js';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { expect, type APIResponse } from '@playwright/test';
+import { expect } from '@playwright/test';
 import type { ProblemBody } from './problem.js';
 
 /** Small assertion and request helpers shared by the data-API suites. */
@@ -55,7 +56,7 @@ export interface RawResponse {
 }
 
 /** A raw response where the harness expects Playwright's (expectProblem reads only what both have). */
-export const asResponse = (res: RawResponse): APIResponse => res as unknown as APIResponse;
+export const asResponse = (res: RawResponse): HttpResponse => res as unknown as HttpResponse;
 
 /** Sends a request with exactly these headers and body bytes (the API client adds its own). */
 export function raw(method: string, url: string, headers: Record<string, string>, body?: Buffer | string): Promise<RawResponse> {

@@ -1,3 +1,4 @@
+import { httpClient } from './http.js';
 import { test as base, DataClient, deleteCreated, expect, target } from './fixtures.js';
 import { Builder } from './builders.js';
 import { clientToken } from './capabilities.js';
@@ -37,8 +38,8 @@ class RoleClient extends DataClient {
 }
 
 export const test = base.extend<DataFixtures, WorkerFixtures>({
-  pool: [async ({ playwright }, use) => {
-    const request = await playwright.request.newContext();
+  pool: [async ({}, use) => {
+    const request = httpClient();
     const created: { url: string }[] = [];
     await use(new Builder(new DataClient(request, target, sharedTokens().primary, created)));
     try {

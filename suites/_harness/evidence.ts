@@ -1,4 +1,4 @@
-import type { APIResponse } from '@playwright/test';
+import type { HttpResponse } from './http.js';
 import type { Exchange } from './reporter/types.js';
 
 /**
@@ -13,7 +13,7 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
   return out;
 }
 
-export async function exchangeOf(method: string, url: string, headers: Record<string, string>, body: string | undefined, res: APIResponse): Promise<Exchange> {
+export async function exchangeOf(method: string, url: string, headers: Record<string, string>, body: string | undefined, res: HttpResponse): Promise<Exchange> {
   let text: string | undefined;
   try { text = (await res.text()).slice(0, MAX_BODY); } catch { text = undefined; }
   const responseHeaders: Record<string, string> = {};

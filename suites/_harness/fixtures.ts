@@ -1,4 +1,5 @@
-import { test as base, expect, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { test as playwrightTest, expect, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type TestType } from '@playwright/test';
+import { httpClient, type HttpClient, type HttpResponse, type RequestOptions } from './http.js';
 import { deviationFor, loadDeviations } from './deviations.js';
 import { exchangeOf } from './evidence.js';
 import { isDescriptorUrl } from './deletion-order.js';
@@ -37,7 +38,7 @@ export const itemUrlOf = (collectionUrl: string, location: string): string => `$
 /** A data-API client acting as one of the target's clients, with paths relative to {data_root}. */
 export class DataClient {
   constructor(
-    readonly request: APIRequestContext,
+    readonly request: HttpClient,
     readonly target: ResolvedTarget,
     readonly token: string | undefined,
     private readonly created: { url: string }[],
@@ -45,7 +46,7 @@ export class DataClient {
     private readonly exchanges: Exchange[] = [],
   ) {}
 
-  private async recorded(method: string, url: string, headers: Record<string, string>, body: string | undefined, send: Promise<APIResponse>): Promise<APIResponse> {
+  private async recorded(method: string, url: string, headers: Record<string, string>, body: string | undefined, send: Promise<HttpResponse>): Promise<HttpResponse> {
     const res = await send;
     // Through the test's own request fixture, the exchange is recorded there already.
     if ((this.request as unknown as Record<symbol, unknown>)[RECORDS] !== true) keep(this.exchanges, await exchangeOf(method, url, headers, body, res));
@@ -67,26 +68,26 @@ export class DataClient {
     return { ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}), ...extra };
   }
 
-  get(path: string, headers: Record<string, string> = {}): Promise<APIResponse> {
+  get(path: string, headers: Record<string, string> = {}): Promise<HttpResponse> {
     const url = this.url(path);
     const h = this.headers(headers);
     return this.recorded('GET', url, h, undefined, this.request.get(url, { headers: h }));
   }
 
-  post(path: string, body: Body | string, headers: Record<string, string> = {}): Promise<APIResponse> {
+  post(path: string, body: Body | string, headers: Record<string, string> = {}): Promise<HttpResponse> {
     return this.write('POST', path, body, headers);
   }
 
   /** POSTs a record the caller made sure is new (its key checked absent): announced in the ledger whatever its key values. */
-  postNew(path: string, body: Body): Promise<APIResponse> {
+  postNew(path: string, body: Body): Promise<HttpResponse> {
     return this.write('POST', path, body, {}, true);
   }
 
-  put(path: string, body: Body | string, headers: Record<string, string> = {}): Promise<APIResponse> {
+  put(path: string, body: Body | string, headers: Record<string, string> = {}): Promise<HttpResponse> {
     return this.write('PUT', path, body, headers);
   }
 
-  delete(path: string, headers: Record<string, string> = {}): Promise<APIResponse> {
+  delete(path: string, headers: Record<string, string> = {}): Promise<HttpResponse> {
     const url = this.url(path);
     const h = this.headers(headers);
     // A record gone is written off the ledger however it went (a test's own DELETE too).
@@ -97,7 +98,7 @@ export class DataClient {
     return this.recorded('DELETE', url, h, undefined, sent);
   }
 
-  private write(method: 'POST' | 'PUT', path: string, body: Body | string, headers: Record<string, string>, creating = false): Promise<APIResponse> {
+  private write(method: 'POST' | 'PUT', path: string, body: Body | string, headers: Record<string, string>, creating = false): Promise<HttpResponse> {
     const url = this.url(path);
     const h = this.headers({ 'Content-Type': 'application/json', ...headers });
     const data = typeof body === 'string' ? body : JSON.stringify(body);
@@ -145,7 +146,7 @@ export class DataClient {
  * (a keep-alive connection the server closed as it was reused: seen on a saturated machine) is
  * sent once more instead of failing the test.
  */
-export async function deleteCreated(request: APIRequestContext, created: { url: string }[], what: string): Promise<void> {
+export async function deleteCreated(request: HttpClient, created: { url: string }[], what: string): Promise<void> {
   const token = sharedTokens().primary;
   const send = (url: string) => request.delete(url, { headers: { Authorization: `Bearer ${token}` } });
   /** The status a record's DELETE refused with, or undefined once it is gone. */
@@ -190,18 +191,17 @@ const deviations = loadDeviations();
 const RECORDS = Symbol('records exchanges');
 const UNRECORDED = Symbol('the request context recording wraps');
 /** The context under a recording one: cleanup after the test is no evidence of what failed. */
-const unrecorded = (request: APIRequestContext): APIRequestContext => ((request as unknown as Record<symbol, APIRequestContext | undefined>)[UNRECORDED] ?? request);
+const unrecorded = (request: HttpClient): HttpClient => ((request as unknown as Record<symbol, HttpClient | undefined>)[UNRECORDED] ?? request);
 /** The last 20 exchanges of a test are kept. */
 const keep = (exchanges: Exchange[], e: Exchange) => { exchanges.push(e); if (exchanges.length > 20) exchanges.shift(); };
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'fetch']);
-type RequestOptions = { method?: string; headers?: Record<string, string>; data?: unknown; form?: Record<string, string | number | boolean> };
 
 /**
  * The test's request context, recording every exchange made through it (URLs given as strings),
  * so that a failing test that talks HTTP itself (the rostering suites, token tests) carries the
  * same replayable evidence as one using the data client.
  */
-function recording(request: APIRequestContext, exchanges: Exchange[]): APIRequestContext {
+function recording(request: HttpClient, exchanges: Exchange[]): HttpClient {
   return new Proxy(request, {
     get(context, prop) {
       if (prop === RECORDS) return true;
@@ -210,7 +210,7 @@ function recording(request: APIRequestContext, exchanges: Exchange[]): APIReques
       if (typeof value !== 'function') return value;
       if (typeof prop !== 'string' || !METHODS.has(prop)) return (value as (...a: unknown[]) => unknown).bind(context);
       return async (url: unknown, options: RequestOptions = {}) => {
-        const res = await (value as (u: unknown, o: unknown) => Promise<APIResponse>).call(context, url, options);
+        const res = await (value as (u: unknown, o: unknown) => Promise<HttpResponse>).call(context, url, options);
         if (typeof url !== 'string') return res;
         const method = prop === 'fetch' ? (options.method ?? 'GET').toUpperCase() : prop.toUpperCase();
         const body = options.data !== undefined ? (typeof options.data === 'string' ? options.data : JSON.stringify(options.data))
@@ -222,9 +222,24 @@ function recording(request: APIRequestContext, exchanges: Exchange[]): APIReques
   });
 }
 
+/**
+ * Playwright's test with its `request` fixture typed as the suites' client (http.ts): the
+ * fixture below replaces Playwright's, whose context is then never made.
+ */
+const base = playwrightTest as unknown as TestType<Omit<PlaywrightTestArgs, 'request'> & PlaywrightTestOptions & { request: HttpClient }, PlaywrightWorkerArgs & PlaywrightWorkerOptions>;
+
+/** One client per worker and set of extra headers: keep-alive connections serve every test. */
+const clients = new Map<string, HttpClient>();
+export function sharedClient(extraHeaders: Record<string, string> = {}): HttpClient {
+  const key = JSON.stringify(extraHeaders);
+  if (!clients.has(key)) clients.set(key, httpClient(extraHeaders));
+  return clients.get(key)!;
+}
+
 export const test = base.extend<Fixtures>({
-  request: async ({ request, exchanges }, use) => {
-    await use(recording(request, exchanges));
+  // The configuration's extraHTTPHeaders (Accept: application/json) on every request, as Playwright's fixture sent them.
+  request: async ({ extraHTTPHeaders, exchanges }, use) => {
+    await use(recording(sharedClient(extraHTTPHeaders), exchanges));
   },
   exchanges: async ({}, use, testInfo) => {
     const list: Exchange[] = [];

@@ -1,4 +1,5 @@
-import { request, type FullConfig } from '@playwright/test';
+import { httpClient } from './http.js';
+import { type FullConfig } from '@playwright/test';
 import { DIGEST_ENV, storeDigest } from './store-digest.js';
 import { REFERENCE_ERROR_LOG, referenceErrorSummary, startReferenceErrorLog } from './reference-errors.js';
 import { isEmbeddedReference, target } from './target.js';
@@ -32,7 +33,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   // Before any request: the embedded reference's servers append to this file (REFERENCE_ERROR_LOG).
   const referenceLog = isEmbeddedReference && process.env.REFERENCE_ERROR_LOG === REFERENCE_ERROR_LOG;
   if (referenceLog) startReferenceErrorLog();
-  const ctx = await request.newContext();
+  const ctx = httpClient();
   let rosteringTeardown: (() => Promise<void>) | undefined;
   // How long set-up and teardown take, by step: against a distant deployment they are round trips no worker shares.
   const steps: string[] = [];
@@ -78,7 +79,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     if (referenceLog) console.log(`\n${referenceErrorSummary()}`);
     const before = process.env[DIGEST_ENV];
     if (!before) return;
-    const after = await request.newContext().then(async (c) => { try { return await storeDigest(c); } finally { await c.dispose(); } });
+    const c = httpClient();
+    const after = await storeDigest(c).finally(() => c.dispose());
     if (after !== before) throw new Error(`the run did not leave the store as it found it: digest before ${before}, after ${after}`);
     console.log(`store digest unchanged by the run: ${after}`);
   };

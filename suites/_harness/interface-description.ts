@@ -1,4 +1,5 @@
-import { expect, type APIRequestContext } from '@playwright/test';
+import type { HttpClient } from './http.js';
+import { expect } from '@playwright/test';
 import { target } from './target.js';
 
 /**
@@ -24,7 +25,7 @@ export interface Schema {
 
 const cache = new Map<string, OpenApiDocument>();
 
-export async function discoveryDocument(request: APIRequestContext): Promise<{ version?: string; dataModels?: unknown[]; urls?: Record<string, string> }> {
+export async function discoveryDocument(request: HttpClient): Promise<{ version?: string; dataModels?: unknown[]; urls?: Record<string, string> }> {
   const res = await request.get(`${target.dataApi.baseUrl}/`);
   expect(res.status(), 'GET {base_url}/').toBe(200);
   return (await res.json()) as { urls?: Record<string, string> };
@@ -35,7 +36,7 @@ export async function discoveryDocument(request: APIRequestContext): Promise<{ v
  * one, else through the discovery document (`discovered: true` forces that way, for the rule that
  * the discovery document leads to it).
  */
-export async function interfaceDescription(request: APIRequestContext, opts: { discovered?: boolean } = {}): Promise<OpenApiDocument> {
+export async function interfaceDescription(request: HttpClient, opts: { discovered?: boolean } = {}): Promise<OpenApiDocument> {
   const named = target.capabilities?.interfaceDescription?.url;
   const key = opts.discovered || !named ? 'discovered' : 'named';
   const hit = cache.get(key);

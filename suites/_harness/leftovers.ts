@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { HttpClient } from './http.js';
 import { flowsDescription } from '../rostering/_support/flows.js';
 import { isDescriptorUrl } from './deletion-order.js';
 import { collectionOf } from './intents.js';
@@ -34,7 +34,7 @@ const deletionOrder = (urls: string[]) => {
  * answered are first looked up by natural key (findUnanswered), and what they made goes too. Only URLs under `dataApis` are touched,
  * each with the token `tokenFor` gives for its data API.
  */
-export async function removeLeftovers(request: APIRequestContext, dataApis: string[], tokenFor: (dataApi: string) => Promise<string>, current?: string): Promise<Removal> {
+export async function removeLeftovers(request: HttpClient, dataApis: string[], tokenFor: (dataApi: string) => Promise<string>, current?: string): Promise<Removal> {
   const bases = dataApis.map((b) => b.replace(/\/$/, ''));
   const baseOf = (url: string) => bases.find((b) => url.startsWith(`${b}/`));
   const tokens = new Map<string, Promise<string>>();
@@ -81,7 +81,7 @@ export async function removeLeftovers(request: APIRequestContext, dataApis: stri
  * natural-key query, and a record found is written into its run's ledger as created, to be
  * deleted with the rest; the intent is then settled. A lookup that fails stays for next time.
  */
-async function findUnanswered(request: APIRequestContext, runs: [string, string[]][], baseOf: (url: string) => string | undefined, token: (base: string) => Promise<string>): Promise<{ runs: string[]; failed: string[]; elsewhere: number }> {
+async function findUnanswered(request: HttpClient, runs: [string, string[]][], baseOf: (url: string) => string | undefined, token: (base: string) => Promise<string>): Promise<{ runs: string[]; failed: string[]; elsewhere: number }> {
   const out = { runs: runs.map(([run]) => run), failed: [] as string[], elsewhere: 0 };
   await Promise.all(runs.flatMap(([run, queries]) => queries.map(async (query) => {
     const collection = collectionOf(query);
@@ -110,7 +110,7 @@ export function describeRemoval(r: Removal): string | undefined {
  * The data APIs of the target (its own, and each routing flow's), each with a token of the
  * primary client: `known` gives one already fetched for a base, else one is fetched.
  */
-export function targetDataApis(request: APIRequestContext, known: Record<string, string> = {}): { dataApis: string[]; tokenFor: (dataApi: string) => Promise<string> } {
+export function targetDataApis(request: HttpClient, known: Record<string, string> = {}): { dataApis: string[]; tokenFor: (dataApi: string) => Promise<string> } {
   const flows = Object.values(flowsDescription()).map((f) => f?.dataApi).filter((u): u is string => !!u);
   const dataApis = [...new Set([target.dataApi.baseUrl, ...flows].map((b) => b.replace(/\/$/, '')))];
   const creds = credentials(target.clients.primary);

@@ -1,5 +1,5 @@
+import type { HttpClient, HttpResponse } from './http.js';
 import { existsSync, readFileSync } from 'node:fs';
-import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { SignJWT, decodeJwt, decodeProtectedHeader, importPKCS8 } from 'jose';
 import { declaredStandard, inheritedDecision, judgedFor, judgedLine, standardFromDiscovery, standardProblem, type FoundStandard } from './data-standard.js';
 import { model } from './judged-model.js';
@@ -41,7 +41,7 @@ const PROBE_TIMEOUT_MS = 5_000;
 /** A collection every deployment of the data standard serves (descriptors need no relationships). */
 const PROBE_COLLECTION = 'academicSubjectDescriptors';
 
-export async function preflight(request: APIRequestContext, target: ResolvedTarget): Promise<PreflightOutcome> {
+export async function preflight(request: HttpClient, target: ResolvedTarget): Promise<PreflightOutcome> {
   const tokens: Record<string, string> = {};
   const stop = (problems: PreflightProblem[]): PreflightOutcome => ({ problems, tokens });
 
@@ -112,21 +112,21 @@ export function preflightMessage(problems: PreflightProblem[]): string {
 }
 
 interface Probe {
-  request: APIRequestContext;
+  request: HttpClient;
   target: ResolvedTarget;
   tokens: Record<string, string>;
   auth: Record<string, string>;
 }
 
 /** The standard the target file declares, else the one discovery names (data-standard.ts). */
-async function servedStandard(request: APIRequestContext, target: ResolvedTarget): Promise<FoundStandard> {
+async function servedStandard(request: HttpClient, target: ResolvedTarget): Promise<FoundStandard> {
   if (target.dataApi.dataStandard) return declaredStandard(target.dataApi.dataStandard);
   const res = await request.get(`${target.dataApi.baseUrl}/`, { timeout: PROBE_TIMEOUT_MS }).catch((err: Error) => err);
   if (res instanceof Error || res.status() !== 200) return { from: `GET ${target.dataApi.baseUrl}/ answered ${statusOf(res)}` };
   return standardFromDiscovery(await res.json().catch(() => undefined));
 }
 
-async function unreachable(request: APIRequestContext, url: string, field: string): Promise<PreflightProblem | undefined> {
+async function unreachable(request: HttpClient, url: string, field: string): Promise<PreflightProblem | undefined> {
   const res = await request.get(url, { timeout: PROBE_TIMEOUT_MS, maxRedirects: 0 }).catch((err: Error) => err);
   if (res instanceof Error) return { field, message: `GET ${url} got no answer: ${res.message.split('\n')[0]} (is the URL right and the deployment up?)` };
   return undefined;
@@ -135,7 +135,7 @@ async function unreachable(request: APIRequestContext, url: string, field: strin
 const get = (p: Probe, url: string, headers: Record<string, string> = p.auth) =>
   p.request.get(url, { headers, timeout: PROBE_TIMEOUT_MS }).catch((err: Error) => err);
 
-const statusOf = (res: APIResponse | Error) => (res instanceof Error ? res.message.split('\n')[0] : res.status());
+const statusOf = (res: HttpResponse | Error) => (res instanceof Error ? res.message.split('\n')[0] : res.status());
 
 /**
  * A deliberately bad request (limit -1, refused by every deployment with a problem): its
@@ -164,7 +164,7 @@ async function pageSizeMaximum(p: Probe): Promise<PreflightProblem[]> {
   const max = p.target.dataApi.pageSizeMaximum;
   const at = (limit: number) => get(p, `${p.target.dataRoot}/${PROBE_COLLECTION}?limit=${limit}`);
   const [atMax, over, farOver] = await Promise.all([at(max), at(max + 1), at(max * 1000)]);
-  const status = (r: APIResponse | Error) => (r instanceof Error ? undefined : r.status());
+  const status = (r: HttpResponse | Error) => (r instanceof Error ? undefined : r.status());
   if (status(atMax) === 400) return [{ field: 'dataApi.pageSizeMaximum', message: `GET …/${PROBE_COLLECTION}?limit=${max} answered 400: the deployment's maximum page size is lower than the declared ${max}` }];
   if (status(over) === 200 && status(farOver) === 400) return [{ field: 'dataApi.pageSizeMaximum', message: `GET …/${PROBE_COLLECTION}?limit=${max + 1} answered 200 and limit=${max * 1000} 400: the deployment's maximum page size is higher than the declared ${max}` }];
   return [];
@@ -351,7 +351,7 @@ async function digestOf(p: Probe): Promise<{ problems: PreflightProblem[]; value
   }
 }
 
-function hookProblem(field: string, what: string, res: APIResponse | Error): PreflightProblem {
+function hookProblem(field: string, what: string, res: HttpResponse | Error): PreflightProblem {
   if (res instanceof Error) return { field: `${field}.url`, message: `${what} failed: ${res.message.split('\n')[0]}` };
   if (res.status() === 401 || res.status() === 403) return { field, message: `${what} answered ${res.status()}: are its key and secret right?` };
   return { field: `${field}.url`, message: `${what} answered ${res.status()}, not 2xx` };

@@ -1,5 +1,6 @@
+import type { HttpResponse } from './http.js';
 import { readFileSync } from 'node:fs';
-import { expect, type APIResponse } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { Ajv } from 'ajv';
 import { target } from './target.js';
 import { check, declares } from './rules.js';
@@ -53,7 +54,7 @@ export function expectProblemContentType(res: { headers(): Record<string, string
  * declares the rule, and left alone in tests about other rules, so that a wrong content type
  * fails the content-type rule and no other. The errors suite declares it for every error kind.
  */
-export async function expectProblem(res: APIResponse, suffix: string): Promise<ProblemBody> {
+export async function expectProblem(res: HttpResponse, suffix: string): Promise<ProblemBody> {
   const entry = registry.problemTypes.find((p) => p.suffix === suffix);
   if (!entry) throw new Error(`expectProblem: '${suffix}' is not a registered problem type`);
   const text = await res.text();
@@ -74,7 +75,7 @@ export async function expectProblem(res: APIResponse, suffix: string): Promise<P
  * is not JSON may be `bad-request` or `bad-request:data-validation-failed`), with everything
  * expectProblem checks for the type it carries. Returns the body and the suffix it carries.
  */
-export async function expectProblemUnder(res: APIResponse, suffix: string): Promise<{ body: ProblemBody; suffix: string }> {
+export async function expectProblemUnder(res: HttpResponse, suffix: string): Promise<{ body: ProblemBody; suffix: string }> {
   const text = await res.text();
   const type = ((): string => { try { return String((JSON.parse(text) as { type?: unknown }).type ?? ''); } catch { return ''; } })();
   const carried = type.startsWith(target.dataApi.errorTypePrefix) ? type.slice(target.dataApi.errorTypePrefix.length) : type;

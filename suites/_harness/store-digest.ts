@@ -1,11 +1,11 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { HttpClient } from './http.js';
 import { credentials, target as runTarget, type ResolvedTarget } from './target.js';
 
 /**
  * The target's store digest (capability `storeDigest`): taken before and after a run, equal
  * digests prove the run left the store as it found it. Undefined without the capability.
  */
-export async function storeDigest(request: APIRequestContext, target: ResolvedTarget = runTarget): Promise<string | undefined> {
+export async function storeDigest(request: HttpClient, target: ResolvedTarget = runTarget): Promise<string | undefined> {
   const cap = target.capabilities?.storeDigest;
   if (!cap) return undefined;
   const creds = credentials(cap);

@@ -1,4 +1,4 @@
-import type { APIResponse } from '@playwright/test';
+import type { HttpResponse } from './http.js';
 
 /**
  * Sends again after a 429 (Retry-After, 1 to 10 s, at most three times). A deployment may
@@ -6,7 +6,7 @@ import type { APIResponse } from '@playwright/test';
  * such a 429 answers for how many refusals a test sends, not for the request. A 429 that does
  * not end still reaches the test, which then fails.
  */
-export async function pastThrottle(send: () => Promise<APIResponse>): Promise<APIResponse> {
+export async function pastThrottle(send: () => Promise<HttpResponse>): Promise<HttpResponse> {
   for (let attempt = 0; ; attempt++) {
     const res = await send();
     if (res.status() !== 429 || attempt === 3) return res;

@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { HttpClient } from './http.js';
 import type { ResolvedTarget } from './target.js';
 
 /** The token endpoint answered, but not with a token. */
@@ -9,7 +9,7 @@ export class TokenRefused extends Error {
 }
 
 /** Asks the target's token endpoint for a token (client-credentials, Basic header, form body). */
-export async function fetchToken(request: APIRequestContext, target: ResolvedTarget, creds: { key: string; secret: string }, timeout?: number): Promise<string> {
+export async function fetchToken(request: HttpClient, target: ResolvedTarget, creds: { key: string; secret: string }, timeout?: number): Promise<string> {
   const res = await request.post(`${target.dataApi.baseUrl}/oauth/token`, {
     headers: { Authorization: `Basic ${Buffer.from(`${creds.key}:${creds.secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
     data: 'grant_type=client_credentials',

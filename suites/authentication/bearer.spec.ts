@@ -1,4 +1,4 @@
-import type { APIResponse } from '@playwright/test';
+import type { HttpResponse } from '../_harness/http.js';
 import { createPublicKey } from 'node:crypto';
 import { SignJWT, decodeJwt } from 'jose';
 import { test, expect, target } from '../_harness/fixtures.js';
@@ -44,7 +44,7 @@ test.describe('Authorization: Bearer on data requests', () => {
     // A refusal leaves nothing behind that would refuse the caller's next, valid token.
     await check(INVALID.rule, 'a made-up token is refused with 401', async () => expect((await anon.get(`${resource}?limit=1`, INVALID.headers)).status()).toBe(401));
     const creds = credentials(target.clients.primary)!;
-    const res: APIResponse = await request.post(`${target.dataApi.baseUrl}/oauth/token`, {
+    const res: HttpResponse = await request.post(`${target.dataApi.baseUrl}/oauth/token`, {
       headers: { Authorization: `Basic ${Buffer.from(`${creds.key}:${creds.secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
       data: 'grant_type=client_credentials',
     });

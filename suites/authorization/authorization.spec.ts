@@ -1,4 +1,4 @@
-import type { APIResponse } from '@playwright/test';
+import type { HttpResponse } from '../_harness/http.js';
 import { test, expect, target } from '../_harness/data.js';
 import { capability, clientToken } from '../_harness/capabilities.js';
 import { messagesOf } from '../_harness/checks.js';
@@ -212,7 +212,7 @@ for (const s of CLAIM_SHAPES) {
 }
 
 /** A 403 for data outside the caller's claims: status for the claims rule, type and title for the errors rule. */
-async function expectOutsideClaims(res: APIResponse, what: string): Promise<void> {
+async function expectOutsideClaims(res: HttpResponse, what: string): Promise<void> {
   expect(res.status(), `${what}: ${(await res.text()).slice(0, 300)}`).toBe(403);
   await check('data.errors.authorization-denied-type', `${what}: security:authorization (or a type under it), titled Authorization Denied`, () => expectProblemUnder(res, 'security:authorization'));
 }
@@ -349,7 +349,7 @@ test.describe('namespace prefixes', () => {
  * family and the row's title for the test's own rule; the problem-details members and the
  * content type for the errors rules that state them.
  */
-async function expectDenied(res: APIResponse, family: 'resource' | 'action'): Promise<void> {
+async function expectDenied(res: HttpResponse, family: 'resource' | 'action'): Promise<void> {
   const text = await res.text();
   const what = `${res.url().replace(/^.*\/data\/v3\//, '')}: ${text.slice(0, 300)}`;
   expect(res.status(), what).toBe(403);

@@ -1,3 +1,4 @@
+import type { HttpClient, HttpResponse } from '../_harness/http.js';
 import { test, expect, target } from '../_harness/data.js';
 import { newEducationOrganizationId, resourceOf, type Builder } from '../_harness/builders.js';
 import { basic, capability, capabilityUrl, notApplicable, profileMediaType } from '../_harness/capabilities.js';
@@ -5,13 +6,12 @@ import { asResponse, raw, unknownId, type RawResponse } from '../_harness/checks
 import type { DataClient } from '../_harness/fixtures.js';
 import { expectProblem, expectProblemContentType } from '../_harness/problem.js';
 import { check, checkNotApplicable, rule } from '../_harness/rules.js';
-import type { APIRequestContext, APIResponse } from '@playwright/test';
 import registry from '../../spec/errors/problem-types.json' with { type: 'json' };
 
 /** The problem-details body every error response carries (seed Errors; decisions #3–#7). */
-interface Ctx { api: DataClient; anon: DataClient; data: Builder; as: (role: string) => DataClient; request: APIRequestContext }
+interface Ctx { api: DataClient; anon: DataClient; data: Builder; as: (role: string) => DataClient; request: HttpClient }
 /** Sends the request that provokes the error, with `h` (a correlation-id header) among its headers. */
-type Provoke = (c: Ctx, h: Record<string, string>) => Promise<APIResponse | RawResponse>;
+type Provoke = (c: Ctx, h: Record<string, string>) => Promise<HttpResponse | RawResponse>;
 
 interface ErrorKind {
   name: string;
@@ -29,7 +29,7 @@ interface ErrorKind {
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 /** A write the deployment should refuse but accepted is deleted after the test (role clients do this themselves). */
-async function tracked(api: DataClient, res: APIResponse | RawResponse): Promise<APIResponse | RawResponse> {
+async function tracked(api: DataClient, res: HttpResponse | RawResponse): Promise<HttpResponse | RawResponse> {
   if (res.status() === 201 && res.headers().location) api.track(res.headers().location);
   return res;
 }
@@ -140,7 +140,7 @@ function problemIn(text: string): Record<string, unknown> | undefined {
  * is no error at all leaves the body rules nothing to judge (not applicable), and so does an
  * unshown kind answered with another status (its title would not say what was judged).
  */
-async function provoked(c: ErrorKind, ctx: Ctx, h: Record<string, string> = {}): Promise<{ res: APIResponse | RawResponse; problem: Record<string, unknown> | undefined }> {
+async function provoked(c: ErrorKind, ctx: Ctx, h: Record<string, string> = {}): Promise<{ res: HttpResponse | RawResponse; problem: Record<string, unknown> | undefined }> {
   const res = await c.provoke(ctx, h);
   const text = await res.text();
   if (res.status() < 400) notApplicable(`${c.name}: the deployment answered ${res.status()}, no error (${text.slice(0, 120)})`);
@@ -232,7 +232,7 @@ test.describe('problem-details bodies', () => {
 
   test('sends errors, when present, as an array of strings', rule('data.errors.errors-array-of-strings'), async ({ api, anon }) => {
     // The seed gives errors entries to a 401 and a bad-request; elsewhere errors is optional.
-    const provoked: [APIResponse | RawResponse, string, boolean][] = [
+    const provoked: [HttpResponse | RawResponse, string, boolean][] = [
       [await anon.get('academicWeeks'), 'security:authentication', true],
       [await raw('POST', api.url('academicWeeks'), api.headers({ 'Content-Type': 'application/json' }), ''), 'bad-request', true],
       [await api.post('academicWeeks', {}, { 'Content-Type': 'text/plain' }), 'unsupported-media-type', false],
@@ -287,7 +287,7 @@ test.describe('SHOULD wording of problem details', () => {
 
   test('words the 404 details of an unknown id as upstream does on GET, PUT and DELETE', rule('data.errors.detail-wording'), async ({ api, data }) => {
     const body = await data.body('academicWeek');
-    const cases: [string, () => Promise<APIResponse>, string][] = [
+    const cases: [string, () => Promise<HttpResponse>, string][] = [
       ['GET', () => api.get(`academicWeeks/${unknownId()}`), 'The specified item could not be found.'],
       ['PUT', () => api.put(`academicWeeks/${unknownId()}`, body), 'Resource to update was not found.'],
       ['DELETE', () => api.delete(`academicWeeks/${unknownId()}`), 'Resource to delete was not found.'],

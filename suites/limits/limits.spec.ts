@@ -1,4 +1,4 @@
-import type { APIRequestContext, APIResponse } from '@playwright/test';
+import type { HttpClient, HttpResponse } from '../_harness/http.js';
 import { decodeJwt } from 'jose';
 import { test, expect, target } from '../_harness/data.js';
 import { capability, notApplicable } from '../_harness/capabilities.js';
@@ -92,12 +92,12 @@ const aboveLowered = (maximum: number) => [...new Set([maximum + 1, 500])];
  * Where the maximum is lowered: the target itself, if its maximum is below 500; else its second
  * deployment (capability loweredPageSize), with a token fetched for it.
  */
-async function loweredMaximum(api: { get: (path: string) => Promise<APIResponse> }, request: APIRequestContext): Promise<{ maximum: number; get: (limit: number) => Promise<APIResponse> }> {
+async function loweredMaximum(api: { get: (path: string) => Promise<HttpResponse> }, request: HttpClient): Promise<{ maximum: number; get: (limit: number) => Promise<HttpResponse> }> {
   return max < 500 ? { maximum: max, get: (limit: number) => api.get(`academicSubjectDescriptors?limit=${limit}`) } : loweredDeployment(request);
 }
 
 /** The second deployment whose host lowered the maximum page size (capability loweredPageSize). */
-async function loweredDeployment(request: APIRequestContext): Promise<{ maximum: number; get: (limit: number) => Promise<APIResponse> }> {
+async function loweredDeployment(request: HttpClient): Promise<{ maximum: number; get: (limit: number) => Promise<HttpResponse> }> {
   const lowered = capability('loweredPageSize');
   const token = await fetchToken(request, { ...target, dataApi: { ...target.dataApi, baseUrl: lowered.baseUrl } }, credentials(target.clients.primary)!);
   const get = (limit: number) => request.get(`${lowered.baseUrl}/data/v3/${target.dataApi.namespaceSegment}/academicSubjectDescriptors?limit=${limit}`, { headers: { Authorization: `Bearer ${token}` } });

@@ -1,5 +1,5 @@
+import type { HttpClient, HttpResponse } from '../_harness/http.js';
 import { generateKeyPairSync } from 'node:crypto';
-import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { SignJWT, decodeJwt, importPKCS8 } from 'jose';
 import { rule } from '../_harness/rules.js';
 import { credentials, target } from '../_harness/target.js';
@@ -16,7 +16,7 @@ import type { World } from './_support/world.js';
  * One request per kind of failed token check the suites can bring about on any target (seed:
  * Checks on every request; Scopes), with what each sends.
  */
-async function failedTokenChecks(request: APIRequestContext, world: World): Promise<[string, APIResponse][]> {
+async function failedTokenChecks(request: HttpClient, world: World): Promise<[string, HttpResponse][]> {
   const get = (url: string, authorization?: string) => getPastThrottle(request, url, authorization ? { Authorization: authorization } : {});
   const orgs = rosterUrl('orgs');
   const accepted = await seaToken(request, world, ['core']);

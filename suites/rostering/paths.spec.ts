@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { HttpClient } from '../_harness/http.js';
 import { check, rule } from '../_harness/rules.js';
 import { flowsDescription } from './_support/flows.js';
 import { readCollection } from './_support/read.js';
@@ -21,7 +21,7 @@ const UNKNOWN_PATH = 'roster.roster-errors.unknown-path-404';
  * The flows' clients read with core scope; /demographics needs a token with the demographics
  * scope too, where a declared client or the suites' test issuer gives one.
  */
-async function servesEveryResource(request: APIRequestContext, name: FlowName, route: string, d: District, instances: Instances, tenant: string | null = null): Promise<void> {
+async function servesEveryResource(request: HttpClient, name: FlowName, route: string, d: District, instances: Instances, tenant: string | null = null): Promise<void> {
   const origin = flow(name).rostering;
   const core = await tokenOn(request, name, d, instances, tenant);
   const full = await fullReaderOn(request, name, d, instances, tenant);

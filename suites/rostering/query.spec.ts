@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
+import { httpClient, type HttpClient } from '../_harness/http.js';
 import { newEducationOrganizationId } from '../_harness/builders.js';
 import { check, rule } from '../_harness/rules.js';
 import { target } from '../_harness/target.js';
@@ -19,13 +19,13 @@ import { Writer, buildDistrict, type World } from './_support/world.js';
 interface BigDistrict { lea: number; schools: number }
 
 const test = base.extend<object, { big: BigDistrict }>({
-  big: [async ({ playwright }, use) => {
+  big: [async ({}, use) => {
     const pagingLea = target.rostering?.organizations?.pagingLea;
     // Without reserved ids the tests are not applicable (they say so through reservedOrganizations()).
     if (pagingLea === undefined) return use(undefined as unknown as BigDistrict);
     // An id the deployment already uses is never written over (setup.ts looked): not applicable.
     unlessHeld(['pagingLea']);
-    const request = await playwright.request.newContext();
+    const request = httpClient();
     const writer = await Writer.on(request);
     try {
       const { lea, school } = await buildDistrict(writer, { lea: pagingLea });
@@ -45,7 +45,7 @@ const test = base.extend<object, { big: BigDistrict }>({
   }, { scope: 'worker', timeout: 240_000 }],
 });
 
-const page = async (request: APIRequestContext, query: string, token: string) =>
+const page = async (request: HttpClient, query: string, token: string) =>
   (await getRecords(request, rosterUrl(`schools?${query}`), token));
 const ids = (items: RosterRecord[]) => items.map((i) => i.sourcedId);
 
@@ -98,7 +98,7 @@ test.describe('rostering paging', () => {
 });
 
 test.describe('rostering query parameters', () => {
-  const schoolsOf = async (request: APIRequestContext, world: World) => seaToken(request, world);
+  const schoolsOf = async (request: HttpClient, world: World) => seaToken(request, world);
 
   test('refuses a limit that is zero, negative, not an integer or repeated with 400 invalid_data', rule('roster.roster-query.limit-invalid-400', 'roster.roster-errors.invalid-data-code-minor', 'roster.roster-errors.status-envelope'), async ({ request, world }) => {
     const token = await schoolsOf(request, world);
@@ -218,7 +218,7 @@ test.describe('query parameters on every collection', () => {
   /** A check of another rule to make once the requests are done (checks run one at a time). */
   type Later = { rule: string; title: string; run: () => Promise<unknown> };
   type Each = (e: (typeof ENDPOINTS)[number], all: RosterRecord[], token: string) => Promise<Later[] | void>;
-  async function everyCollection(request: APIRequestContext, world: World, body: Each): Promise<void> {
+  async function everyCollection(request: HttpClient, world: World, body: Each): Promise<void> {
     const token = await seaToken(request, world);
     // The collections side by side (each one's requests in order): a local run spends its time waiting.
     const later = await Promise.all(ENDPOINTS.map(async (e) => {
@@ -228,7 +228,7 @@ test.describe('query parameters on every collection', () => {
     }));
     for (const c of later.flat()) await check(c.rule, c.title, c.run);
   }
-  const get = (request: APIRequestContext, path: string, token: string) => request.get(rosterUrl(path), { headers: bearer(token) });
+  const get = (request: HttpClient, path: string, token: string) => request.get(rosterUrl(path), { headers: bearer(token) });
 
   test('orders every collection by sourcedId ascending without sort', rule('roster.roster-query.default-order-sourcedid'), async ({ request, world }) => {
     await everyCollection(request, world, async (e, all) => { expect(ids(all), e.endpoint).toEqual([...ids(all)].sort()); });

@@ -1,4 +1,4 @@
-import type { APIRequestContext, APIResponse } from '@playwright/test';
+import type { HttpClient, HttpResponse } from '../_harness/http.js';
 import { rule } from '../_harness/rules.js';
 import { credentials, target } from '../_harness/target.js';
 import type { ClientCredentials } from '../targets/types.js';
@@ -22,7 +22,7 @@ const WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 interface Place { name: string; origin: string; route: string; token: string }
 
 /** The target's service (read by the world's state agency) and each routing flow's route prefix. */
-async function places(request: APIRequestContext, world: World): Promise<Place[]> {
+async function places(request: HttpClient, world: World): Promise<Place[]> {
   const out: Place[] = [{ name: 'the rostering service', origin: rosteringOrigin(), route: '', token: await seaToken(request, world) }];
   const flows = flowsDescription();
   // Both contexts' entries, as the flows' declared clients have them.
@@ -49,7 +49,7 @@ async function places(request: APIRequestContext, world: World): Promise<Place[]
 const at = (p: Place, path: string) => `${p.origin}${p.route}${PREFIX}/${path}`;
 
 /** What a place serves of a resource: the status, and each record by its identity (what a write could change). */
-async function served(request: APIRequestContext, p: Place, resource: string): Promise<{ status: number; records: Map<string, string>; first?: Rec }> {
+async function served(request: HttpClient, p: Place, resource: string): Promise<{ status: number; records: Map<string, string>; first?: Rec }> {
   const res = await request.get(at(p, resource), { headers: { Authorization: `Bearer ${p.token}` } });
   const text = await res.text();
   const records = recordsIn(parseJson(text));
@@ -65,7 +65,7 @@ function changes(before: Awaited<ReturnType<typeof served>>, after: Awaited<Retu
 }
 
 /** Every write attempt at a place: each method on each resource's collection and one item, with a body that would change it. */
-async function* writeAttempts(request: APIRequestContext, p: Place, token = p.token): AsyncGenerator<{ what: string; res: APIResponse }> {
+async function* writeAttempts(request: HttpClient, p: Place, token = p.token): AsyncGenerator<{ what: string; res: HttpResponse }> {
   const marker = key('written');
   for (const resource of RESOURCES) {
     const { first } = await served(request, p, resource);
@@ -81,7 +81,7 @@ async function* writeAttempts(request: APIRequestContext, p: Place, token = p.to
 }
 
 /** Each attempt refused with a 4xx, and every resource at each place served as before. */
-async function refusedAndUnchanged(request: APIRequestContext, list: Place[], token?: string): Promise<void> {
+async function refusedAndUnchanged(request: HttpClient, list: Place[], token?: string): Promise<void> {
   for (const p of list) {
     const before = await Promise.all(RESOURCES.map((r) => served(request, p, r)));
     for await (const { what, res } of writeAttempts(request, p, token)) {
@@ -130,7 +130,7 @@ function issuesToken(status: number, text: string): boolean {
 }
 
 /** A client-credentials request, credentials in a Basic header or in the form. */
-const tokenRequest = (request: APIRequestContext, url: string, c: { key: string; secret: string }, inBody: boolean) => request.post(url, {
+const tokenRequest = (request: HttpClient, url: string, c: { key: string; secret: string }, inBody: boolean) => request.post(url, {
   ...(inBody ? {} : { headers: { Authorization: `Basic ${Buffer.from(`${c.key}:${c.secret}`).toString('base64')}` } }),
   form: { grant_type: 'client_credentials', ...(inBody ? { client_id: c.key, client_secret: c.secret } : {}) },
   maxRedirects: 0,

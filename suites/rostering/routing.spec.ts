@@ -1,5 +1,5 @@
+import type { HttpClient } from '../_harness/http.js';
 import { generateKeyPairSync } from 'node:crypto';
-import type { APIRequestContext } from '@playwright/test';
 import { decodeJwt } from 'jose';
 import { needs } from '../_harness/capabilities.js';
 import { check, rule } from '../_harness/rules.js';
@@ -21,14 +21,14 @@ import { test, expect } from './_support/test.js';
 const STATUS_ENVELOPE = 'roster.roster-errors.status-envelope';
 
 /** Reads under the single flow's service with a token naming these instances. */
-async function singleSees(request: APIRequestContext, instances: Instances): Promise<boolean> {
+async function singleSees(request: HttpClient, instances: Instances): Promise<boolean> {
   const f = flow('single');
   const d = district('single');
   return sees(request, f.rostering, '', await tokenOn(request, 'single', d, instances), d);
 }
 
 /** A crafted token of a flow's issuer naming the district's LEA, with the claims given (testIssuer). */
-const craftedOn = (request: APIRequestContext, name: 'single' | 'context' | 'tenant', spec: TokenSpec) =>
+const craftedOn = (request: HttpClient, name: 'single' | 'context' | 'tenant', spec: TokenSpec) =>
   craftToken(request, { orgs: [district(name).lea], scopes: ['core'], ...spec }, name === 'single' ? {} : { dataApi: flow(name).dataApi });
 
 test.describe('single-tenant routing', () => {

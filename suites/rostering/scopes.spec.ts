@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { HttpClient } from '../_harness/http.js';
 import { check, rule } from '../_harness/rules.js';
 import { DEMOGRAPHIC_MEMBERS, ENDPOINTS, membersNamed, membersOutsideSchema } from './_support/schema.js';
 import { allValues, expectWithheld, identity, readCollection, recordIn, type Rec } from './_support/read.js';
@@ -19,7 +19,7 @@ const demographics = ENDPOINTS.filter((e) => e.demographics);
 const WRONG_SCOPE = 'roster.roster-scopes.wrong-scope-for-route-401';
 const SINGLE = 'roster.roster-resources.single-envelope';
 
-type Request = APIRequestContext;
+type Request = HttpClient;
 const get = (request: Request, url: string, token: string) => request.get(url, { headers: bearer(token) });
 
 /** The single read of a record the token opens answers 200 (SHOULD: the seed shows no item paths). */

@@ -1,4 +1,4 @@
-import type { APIRequestContext, APIResponse } from '@playwright/test';
+import type { HttpClient, HttpResponse } from '../_harness/http.js';
 import { test, expect, target } from '../_harness/fixtures.js';
 import { needs, notApplicable } from '../_harness/capabilities.js';
 import { check, rule } from '../_harness/rules.js';
@@ -14,10 +14,10 @@ const primary = credentials(target.clients.primary)!;
 const basic = (key: string, secret: string) => `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
 const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
 /** A token request that waits out the deployment's throttle on refused ones (this file sends many). */
-const postPastThrottle = (request: APIRequestContext, url: string, options: Parameters<APIRequestContext['post']>[1]) => pastThrottle(() => request.post(url, options));
+const postPastThrottle = (request: HttpClient, url: string, options: Parameters<HttpClient['post']>[1]) => pastThrottle(() => request.post(url, options));
 
 /** The status expected, and no access token in the body (whatever else it holds). */
-async function expectNoToken(res: APIResponse, status: number, what: string): Promise<void> {
+async function expectNoToken(res: HttpResponse, status: number, what: string): Promise<void> {
   const text = await res.text();
   expect(res.status(), `${what}: ${text.slice(0, 300)}`).toBe(status);
   let body: unknown;

@@ -1,3 +1,4 @@
+import type { HttpResponse } from '../_harness/http.js';
 import { test, expect } from '../_harness/data.js';
 import type { Builder } from '../_harness/builders.js';
 import { descriptorBody } from '../_harness/builders.js';
@@ -6,7 +7,6 @@ import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
 import { expectEachRefused, hasMember, unifiedNames, type Member } from '../_harness/members.js';
 import { model } from '../_harness/judged-model.js';
-import type { APIResponse } from '@playwright/test';
 
 /**
  * Script-injection safeguards (seed Errors; decisions #10, #42): every form of dangerous markup
@@ -27,7 +27,7 @@ const forms: [string, string][] = [
 /** Where the string goes: the request that carries it and the member's path. */
 interface Placement {
   where: string;
-  send: (api: DataClient, data: Builder, value: string) => Promise<APIResponse>;
+  send: (api: DataClient, data: Builder, value: string) => Promise<HttpResponse>;
   path: string;
 }
 

@@ -4,6 +4,7 @@
  * `npm run cleanup`) whatever order their records depend on each other in, never a run in
  * progress, never another target's. Against a small HTTP server playing the deployment.
  */
+import { httpClient } from '../http.js';
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -11,7 +12,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { request } from '@playwright/test';
 
 const dir = mkdtempSync(join(tmpdir(), 'ledger-'));
 process.env.CONFORMANCE_LEDGER_DIR = dir;
@@ -81,7 +81,7 @@ test('earlier runs\' records are removed whatever they reference across runs; 40
   ledger.ledgerOf('runBusy').created(`${base}/things/busy`);
   ledger.beginRun('runBusy');
   ledger.ledgerOf('runOther').created('http://elsewhere.example/api/x/1');
-  const ctx = await request.newContext();
+  const ctx = httpClient();
   try {
     const r = await removeLeftovers(ctx, [`${base}/`], async () => 't', 'runNow');
     assert.deepEqual({ removed: r.removed, gone: r.gone, failed: r.failed, elsewhere: r.elsewhere }, { removed: 2, gone: 1, failed: [`${base}/things/stuck → 409`], elsewhere: 1 });
@@ -114,7 +114,7 @@ test('a POST announced and never answered (a run killed in flight) is looked up 
   appendFileSync(join(dir, 'runK.999999.jsonl'), `{"i":"${base}/things?k=a"}\n{"s":"${base}/things?k=a","c":"${base}/thin`);
   assert.deepEqual(ledger.unsettled().get('runK'), [`${base}/things?k=none`, `${base}/things?k=a`], 'a torn answer line settles nothing');
   assert.deepEqual(ledger.endRun('runK'), [`${base}/things?k=none`, `${base}/things?k=a`], 'a run with unanswered POSTs keeps its ledger');
-  const ctx = await request.newContext();
+  const ctx = httpClient();
   try {
     const r = await removeLeftovers(ctx, [base], async () => 't', 'runNow');
     assert.equal(r.removed, 1);

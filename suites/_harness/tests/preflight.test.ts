@@ -1,9 +1,9 @@
+import { httpClient, type HttpClient } from '../http.js';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { after, before, test } from 'node:test';
-import { request, type APIRequestContext } from '@playwright/test';
 import { startInProcess, type ReferenceConfig } from '../../../tools/embedded/in-process.js';
 import type { Target } from '../../targets/types.js';
 import { JUDGED_STANDARD_ENV, declaredStandard } from '../data-standard.js';
@@ -26,7 +26,7 @@ const conformance = JSON.parse(readFileSync(new URL('../../../reference/config/c
 const referenceTarget = JSON.parse(readFileSync(new URL('../../targets/reference.json', import.meta.url), 'utf8')) as Target;
 
 let ref: Awaited<ReturnType<typeof startInProcess>>;
-let ctx: APIRequestContext;
+let ctx: HttpClient;
 let base: Target;
 
 before(async () => {
@@ -35,7 +35,7 @@ before(async () => {
     admin: { key: 'admin', secret: 'admin-secret' },
     issuer: { privateKeyPem: issuerKey },
   });
-  ctx = await request.newContext();
+  ctx = httpClient();
   const admin = { key: 'admin', secretEnv: 'PREFLIGHT_TEST_ADMIN_SECRET' };
   const caps = referenceTarget.capabilities!;
   base = {

@@ -6,12 +6,12 @@
  * left alone. Every run does the same at its start, so this is for a deployment that must be
  * left clean now. Exit 0 when nothing of the target's is left, 1 otherwise.
  */
-import { request } from '@playwright/test';
+import { httpClient } from '../http.js';
 import { LEDGER_DIR, remaining, unsettled } from '../ledger.js';
 import { describeRemoval, removeLeftovers, targetDataApis } from '../leftovers.js';
 import { targetFile } from '../target.js';
 
-const ctx = await request.newContext();
+const ctx = httpClient();
 try {
   const before = [...remaining().values(), ...unsettled().values()].reduce((n, urls) => n + urls.length, 0);
   const { dataApis, tokenFor } = targetDataApis(ctx);

@@ -1,4 +1,4 @@
-import type { APIResponse } from '@playwright/test';
+import type { HttpResponse } from '../../_harness/http.js';
 import { expect } from '../../_harness/fixtures.js';
 import type { DataClient } from '../../_harness/fixtures.js';
 import { expectProblem } from '../../_harness/problem.js';
@@ -26,7 +26,7 @@ export const CAUSES = [MISSING, UNKNOWN_SCHEME, BLANK, INVALID];
 
 export interface Route {
   name: string;
-  send: (headers: Record<string, string>) => Promise<APIResponse>;
+  send: (headers: Record<string, string>) => Promise<HttpResponse>;
 }
 
 /**
@@ -48,7 +48,7 @@ export function routes(anon: DataClient): Route[] {
 }
 
 /** A 401 `security:authentication` problem with exactly one `errors` entry; returns the entry. */
-export async function soleEntry(res: APIResponse, where: string): Promise<string> {
+export async function soleEntry(res: HttpResponse, where: string): Promise<string> {
   const body = await expectProblem(res, 'security:authentication');
   expect(body.errors, `${where}: the errors of the 401`).toHaveLength(1);
   expect(typeof body.errors![0], `${where}: the errors entry`).toBe('string');

@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { HttpClient } from '../../_harness/http.js';
 import { SignJWT, decodeJwt, decodeProtectedHeader, importPKCS8 } from 'jose';
 import { test, expect, target, DataClient } from '../../_harness/fixtures.js';
 import { issuerPrivateKeyPem, needs } from '../../_harness/capabilities.js';
@@ -57,7 +57,7 @@ export interface ShortLived {
   /** `{base_url}` of the deployment it belongs to: the target's, or the second one it names. */
   baseUrl: string;
   /** A client without credentials at that deployment, paths relative to its data root. */
-  anon: (request: APIRequestContext) => DataClient;
+  anon: (request: HttpClient) => DataClient;
 }
 
 /** The short-lived client, or not applicable with the reason the expired-token rules give. */
@@ -82,7 +82,7 @@ export interface Issued {
  * A new token from the token endpoint under `baseUrl` (the short-lived client's, else the
  * target's), client credentials in a Basic header; expects 200.
  */
-export async function obtainToken(request: APIRequestContext, creds: { key: string; secret: string; baseUrl?: string }): Promise<Issued> {
+export async function obtainToken(request: HttpClient, creds: { key: string; secret: string; baseUrl?: string }): Promise<Issued> {
   const sentAt = Date.now();
   const res = await request.post(`${creds.baseUrl ?? target.dataApi.baseUrl}/oauth/token`, {
     headers: { Authorization: `Basic ${Buffer.from(`${creds.key}:${creds.secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },

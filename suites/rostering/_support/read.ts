@@ -1,4 +1,5 @@
-import { expect, type APIRequestContext, type APIResponse } from '@playwright/test';
+import type { HttpClient, HttpResponse } from '../../_harness/http.js';
+import { expect } from '@playwright/test';
 
 /**
  * Reading the rostering service as the seed allows. It shows no fields and no payloads ("Fields of
@@ -23,7 +24,7 @@ export function recordsIn(body: unknown): Rec[] | undefined {
 export const parseJson = (text: string): unknown => { try { return JSON.parse(text); } catch { return undefined; } };
 
 /** The records of a 200 collection response (both asserted, for the calling test's primary rule). */
-export async function recordsOf(res: APIResponse): Promise<Rec[]> {
+export async function recordsOf(res: HttpResponse): Promise<Rec[]> {
   const text = await res.text();
   expect(res.status(), `GET ${res.url()}: ${text.slice(0, 300)}`).toBe(200);
   const records = recordsIn(parseJson(text));
@@ -32,7 +33,7 @@ export async function recordsOf(res: APIResponse): Promise<Rec[]> {
 }
 
 /** GET a collection URL with a token: its records. No query parameters: the seed shows none. */
-export const readCollection = async (request: APIRequestContext, url: string, token: string): Promise<Rec[]> =>
+export const readCollection = async (request: HttpClient, url: string, token: string): Promise<Rec[]> =>
   recordsOf(await request.get(url, { headers: { Authorization: `Bearer ${token}` } }));
 
 /**
@@ -80,7 +81,7 @@ export function holdsNoRecord(body: unknown): boolean {
  * A read that must not give these records: refused (any status from 400 up), or answered without
  * any of them (none of their identities anywhere in the body).
  */
-export async function expectWithheld(res: APIResponse, records: Rec[], what: string): Promise<void> {
+export async function expectWithheld(res: HttpResponse, records: Rec[], what: string): Promise<void> {
   if (res.status() >= 400) return;
   const text = await res.text();
   const shown = records.map(identity).filter((id) => text.includes(id));

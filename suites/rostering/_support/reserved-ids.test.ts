@@ -1,7 +1,7 @@
+import { httpClient, type HttpClient } from '../../_harness/http.js';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { request, type APIRequestContext } from '@playwright/test';
 import { startInProcess, type ReferenceConfig } from '../../../tools/embedded/in-process.js';
 import { reservedIdsInUse } from './setup.js';
 import { Writer } from './world.js';
@@ -13,12 +13,12 @@ import { Writer } from './world.js';
  */
 const conformance = JSON.parse(readFileSync(new URL('../../../reference/config/conformance.json', import.meta.url), 'utf8')) as ReferenceConfig;
 let ref: Awaited<ReturnType<typeof startInProcess>>;
-let ctx: APIRequestContext;
+let ctx: HttpClient;
 let writer: Writer;
 
 before(async () => {
   ref = await startInProcess({ clients: conformance.clients! });
-  ctx = await request.newContext();
+  ctx = httpClient();
   const primary = conformance.clients!.find((c) => c.key === 'conformance-primary')!;
   const res = await ctx.post(`${ref.dataApiBaseUrl}/oauth/token`, { form: { grant_type: 'client_credentials', client_id: primary.key, client_secret: primary.secret! } });
   writer = new Writer(ctx, ((await res.json()) as { access_token: string }).access_token, ref.dataApiBaseUrl);

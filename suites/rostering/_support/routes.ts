@@ -1,4 +1,4 @@
-import type { APIRequestContext, APIResponse } from '@playwright/test';
+import type { HttpClient, HttpResponse } from '../../_harness/http.js';
 import { needs, notApplicable } from '../../_harness/capabilities.js';
 import { target } from '../../_harness/target.js';
 import { flowsDescription, type FlowsDescription } from './flows.js';
@@ -34,14 +34,14 @@ export function district(name: FlowName): District {
 }
 
 /** A token from the flow's issuer naming the district's LEA, these instances and tenant, with core scope. */
-export const tokenOn = (request: APIRequestContext, name: FlowName, d: District, instances: Instances, tenant: string | null = null) =>
+export const tokenOn = (request: HttpClient, name: FlowName, d: District, instances: Instances, tenant: string | null = null) =>
   tokenFor(request, { flow: name, orgs: [d.lea], scopes: ['core'], instances, tenant });
 
 /**
  * The same claims with the demographics scope too, for reading every resource: a declared
  * client's token, else a crafted one where the target lets the suites sign, else undefined.
  */
-export async function fullReaderOn(request: APIRequestContext, name: FlowName, d: District, instances: Instances, tenant: string | null = null): Promise<string | undefined> {
+export async function fullReaderOn(request: HttpClient, name: FlowName, d: District, instances: Instances, tenant: string | null = null): Promise<string | undefined> {
   const found = declaredClient({ flow: name, orgs: [d.lea], scopes: ['core', 'demographics'], instances, tenant });
   if (found) return found.token;
   if (!target.capabilities?.testIssuer && !target.capabilities?.issuerSigningKey) return undefined;
@@ -52,20 +52,20 @@ export async function fullReaderOn(request: APIRequestContext, name: FlowName, d
 export const routeUrl = (origin: string, route: string, resource: string) => `${origin}${route}${PREFIX}/${resource}`;
 
 /** GET /orgs under a route prefix. */
-export const orgsUnder = (request: APIRequestContext, origin: string, route: string, token: string): Promise<APIResponse> =>
+export const orgsUnder = (request: HttpClient, origin: string, route: string, token: string): Promise<HttpResponse> =>
   request.get(routeUrl(origin, route, 'orgs'), { headers: bearer(token) });
 
 const districtMarks = (d: District) => [String(d.lea), String(d.school), d.leaName, d.schoolName];
 
 /** Whether a response serves the district: a collection holding its district or school. */
-export async function serves(res: APIResponse, d: District): Promise<boolean> {
+export async function serves(res: HttpResponse, d: District): Promise<boolean> {
   if (res.status() !== 200) return false;
   const records = recordsIn(parseJson(await res.text()));
   return !!records?.some((r) => heldMark(r, districtMarks(d)));
 }
 
 /** Reads /orgs under a route (200 and a collection, asserted) and tells whether the district is there. */
-export async function sees(request: APIRequestContext, origin: string, route: string, token: string, d: District): Promise<boolean> {
+export async function sees(request: HttpClient, origin: string, route: string, token: string, d: District): Promise<boolean> {
   const records = await recordsOf(await orgsUnder(request, origin, route, token));
   return records.some((r) => heldMark(r, districtMarks(d)));
 }

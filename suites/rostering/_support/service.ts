@@ -1,7 +1,8 @@
+import type { HttpClient, HttpResponse } from '../../_harness/http.js';
 import { createPublicKey } from 'node:crypto';
 import { pastThrottle } from '../../_harness/throttle.js';
 import { readFileSync } from 'node:fs';
-import { expect, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { SignJWT, decodeJwt, importPKCS8, type JWTPayload } from 'jose';
 import { issuerPrivateKeyPem, needs, notApplicable } from '../../_harness/capabilities.js';
 import { check } from '../../_harness/rules.js';
@@ -59,7 +60,7 @@ const realClaims = new Map<string, Promise<JWTPayload>>();
  * The claims of a real token from a data API's token endpoint: a rostering client's token issued
  * there, else the primary client's (fetched once per worker and endpoint).
  */
-export function issuedClaims(request: APIRequestContext, dataApi = target.dataApi.baseUrl): Promise<JWTPayload> {
+export function issuedClaims(request: HttpClient, dataApi = target.dataApi.baseUrl): Promise<JWTPayload> {
   let claims = realClaims.get(dataApi);
   if (!claims) {
     const run = rosteringRun();
@@ -104,7 +105,7 @@ export function signingKeyPem(): string {
 }
 
 /** A token with any claims, signed with signingKeyPem() (or `opts.key`); iss and aud copied from a real token. */
-export async function craftToken(request: APIRequestContext, spec: TokenSpec, opts: { dataApi?: string; key?: string; alg?: string } = {}): Promise<string> {
+export async function craftToken(request: HttpClient, spec: TokenSpec, opts: { dataApi?: string; key?: string; alg?: string } = {}): Promise<string> {
   const pem = opts.key ?? signingKeyPem();
   const real = await issuedClaims(request, opts.dataApi);
   const now = Math.floor(Date.now() / 1000);
@@ -166,7 +167,7 @@ export function declaredClient(need: ClientNeed): { role: string; token: string 
  * A token with the claims a test needs: a declared client's, issued by the deployment, when one
  * fits; else one crafted with those claims (testIssuer, or issuerSigningKey); else not applicable.
  */
-export async function tokenFor(request: APIRequestContext, need: ClientNeed): Promise<string> {
+export async function tokenFor(request: HttpClient, need: ClientNeed): Promise<string> {
   const found = declaredClient(need);
   needs(['rostering.clients', ...SIGNING_KEYS], found || target.capabilities?.testIssuer || target.capabilities?.issuerSigningKey,
     `a rostering client with the claims ${JSON.stringify(need)}, or a key to sign such a token`);
@@ -184,7 +185,7 @@ export async function tokenFor(request: APIRequestContext, need: ClientNeed): Pr
 }
 
 /** A reader of all the world holds: its state agency, core and demographics scopes. */
-export const seaToken = (request: APIRequestContext, world: World, scopes: ScopeKey[] = ['core', 'demographics']) => tokenFor(request, { orgs: [world.sea], scopes });
+export const seaToken = (request: HttpClient, world: World, scopes: ScopeKey[] = ['core', 'demographics']) => tokenFor(request, { orgs: [world.sea], scopes });
 
 /** The organizations the target reserves for the rostering suites, or not applicable. */
 export function reservedOrganizations(): RosteringOrganizations {
@@ -204,7 +205,7 @@ export const TOKEN_FAILURE_BODY = 'roster.roster-errors.token-failure-body';
 export const STATUS_ENVELOPE = 'roster.roster-errors.status-envelope';
 
 /** The stdx_ status body in a response's text (seed for a failed token check; research §5 for the rest). */
-function statusBody(res: APIResponse, text: string, codeMinor?: string): StatusBody {
+function statusBody(res: HttpResponse, text: string, codeMinor?: string): StatusBody {
   expect(res.headers()['content-type'] ?? '', 'content type').toMatch(/^application\/json/);
   const body = JSON.parse(text) as StatusBody;
   expect(body.stdx_codeMajor).toBe('failure');
@@ -215,11 +216,11 @@ function statusBody(res: APIResponse, text: string, codeMinor?: string): StatusB
   return body;
 }
 
-const expectStatusCode = (res: APIResponse, text: string, status: number) =>
+const expectStatusCode = (res: HttpResponse, text: string, status: number) =>
   expect(res.status(), `status of ${res.url()}; body: ${text.slice(0, 300)}`).toBe(status);
 
 /** Asserts a failure with the `stdx_` status body and returns the body (SHOULD tests, and checks). */
-export async function expectStatus(res: APIResponse, status: number, codeMinor?: string): Promise<StatusBody> {
+export async function expectStatus(res: HttpResponse, status: number, codeMinor?: string): Promise<StatusBody> {
   const text = await res.text();
   expectStatusCode(res, text, status);
   return statusBody(res, text, codeMinor);
@@ -229,7 +230,7 @@ export async function expectStatus(res: APIResponse, status: number, codeMinor?:
  * A status the seed states, for the calling test's rule, and the `stdx_` body the seed does not
  * state for it, in a check of roster-errors.status-envelope (the test must declare that rule).
  */
-export async function expectStatusAndEnvelope(res: APIResponse, status: number): Promise<void> {
+export async function expectStatusAndEnvelope(res: HttpResponse, status: number): Promise<void> {
   const text = await res.text();
   expectStatusCode(res, text, status);
   await check(STATUS_ENVELOPE, `the ${status} carries the stdx_ failure body`, () => { statusBody(res, text); });
@@ -241,14 +242,14 @@ export async function expectStatusAndEnvelope(res: APIResponse, status: number):
  * wording: the reference's "Authentication failed: the token is invalid or missing." and
  * upstream's "Invalid or expired token." and "Missing or invalid Authorization header." all say it.
  */
-export async function expectTokenFailureBody(res: APIResponse): Promise<void> {
+export async function expectTokenFailureBody(res: HttpResponse): Promise<void> {
   const { stdx_description: description } = statusBody(res, await res.text());
   expect(description, 'the description names the token (or the header or authentication carrying it)').toMatch(/token|authori[sz]ation|authenticat/i);
   expect(description, 'the description says why: invalid, missing or expired').toMatch(/invalid|missing|expired|not valid|absent/i);
 }
 
 /** The 401 of a failed token check with its body (expectTokenFailureBody). */
-export async function expectTokenFailure(res: APIResponse): Promise<void> {
+export async function expectTokenFailure(res: HttpResponse): Promise<void> {
   const text = await res.text();
   expectStatusCode(res, text, 401);
   await expectTokenFailureBody(res);
@@ -258,7 +259,7 @@ export async function expectTokenFailure(res: APIResponse): Promise<void> {
  * The 401 of a failed token check: the status for the calling test's rule, the body in a check of
  * roster-errors.token-failure-body (the test must declare that rule).
  */
-export async function expectUnauthorized(res: APIResponse): Promise<void> {
+export async function expectUnauthorized(res: HttpResponse): Promise<void> {
   const text = await res.text();
   expectStatusCode(res, text, 401);
   await check(TOKEN_FAILURE_BODY, 'the 401 carries the stdx_ failure body saying the token is invalid or missing', () => expectTokenFailureBody(res));
@@ -268,7 +269,7 @@ export async function expectUnauthorized(res: APIResponse): Promise<void> {
  * GET returning 200 and the JSON body. The envelope of decision 24 (SHOULD) comes with it: only
  * for SHOULD tests, or inside a check; MUST tests read through read.ts.
  */
-export async function getJson(request: APIRequestContext, url: string, token: string): Promise<Record<string, unknown>> {
+export async function getJson(request: HttpClient, url: string, token: string): Promise<Record<string, unknown>> {
   const res = await request.get(url, { headers: bearer(token) });
   const text = await res.text();
   expect(res.status(), `GET ${url}: ${text.slice(0, 300)}`).toBe(200);
@@ -282,12 +283,12 @@ export type RosterRecord = Record<string, unknown> & { sourcedId: string };
  * SHOULD tests of query parameters, visibility and mapping fail on their own rule, not on
  * decision 24's keys (collection-envelope's test checks those).
  */
-export async function list(request: APIRequestContext, path: string, token: string, opts: { origin?: string; route?: string } = {}): Promise<RosterRecord[]> {
+export async function list(request: HttpClient, path: string, token: string, opts: { origin?: string; route?: string } = {}): Promise<RosterRecord[]> {
   return getRecords(request, rosterUrl(`${path}${path.includes('?') ? '&' : '?'}limit=500`, opts), token);
 }
 
 /** GET returning 200 and a collection: its records, whatever the envelope key (read.ts). */
-export async function getRecords(request: APIRequestContext, url: string, token: string): Promise<RosterRecord[]> {
+export async function getRecords(request: HttpClient, url: string, token: string): Promise<RosterRecord[]> {
   const body = await getJson(request, url, token);
   const records = recordsIn(body);
   expect(records, `${url} answers a collection`).toBeDefined();
@@ -299,7 +300,7 @@ export async function getRecords(request: APIRequestContext, url: string, token:
  * checks per address is the deployment's own protection, which the seed leaves open, and answers
  * for how many a test sends, not for the token. For tests that send many refused tokens.
  */
-export function getPastThrottle(request: APIRequestContext, url: string, headers: Record<string, string> = {}): Promise<APIResponse> {
+export function getPastThrottle(request: HttpClient, url: string, headers: Record<string, string> = {}): Promise<HttpResponse> {
   return pastThrottle(() => request.get(url, { headers }));
 }
 

@@ -1,4 +1,4 @@
-import { request, type APIRequestContext } from '@playwright/test';
+import { httpClient, type HttpClient } from '../../_harness/http.js';
 import { readFileSync } from 'node:fs';
 import { SignJWT, decodeJwt, importPKCS8 } from 'jose';
 import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
@@ -78,7 +78,7 @@ export function claimMismatches(role: string, c: RosteringClient, token: string)
 export async function rosteringSetup(): Promise<(() => Promise<void>) | undefined> {
   const r = target.rostering;
   if (!r || !rosteringSelected(process.argv)) return undefined;
-  const ctx = await request.newContext();
+  const ctx = httpClient();
   const run: RosteringRun = { tokens: {}, districts: {} };
   const problems: string[] = [];
   // One token per client, the clients at the same time (each its own token), beside the test-key probes.
@@ -161,7 +161,7 @@ export async function rosteringSetup(): Promise<(() => Promise<void>) | undefine
  * Probed with a token of the deployment's own issuer, audience and client, a core scope and the
  * neighbour's own issuer or audience, signed with the key: refused 401 means not trusted.
  */
-async function testIssuerTrusted(ctx: APIRequestContext): Promise<string[]> {
+async function testIssuerTrusted(ctx: HttpClient): Promise<string[]> {
   const cap = target.capabilities?.testIssuer;
   const r = target.rostering;
   if (!cap || !r) return [];

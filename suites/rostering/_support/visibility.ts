@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { HttpClient } from '../../_harness/http.js';
 import { allValues, ownValues, readCollection, type Rec } from './read.js';
 import { RESOURCES, reservedOrganizations, rosterUrl } from './service.js';
 import type { OrgName, World } from './world.js';
@@ -41,7 +41,7 @@ const ownersOf = (world: World, record: Rec): OrgName[] => {
  * some organization's marks. Organizations themselves are left out of the attribution: records
  * of related organizations refer to them (a school names its district), so their ids prove nothing.
  */
-export async function readWorld(request: APIRequestContext, world: World, reader: string): Promise<WorldView> {
+export async function readWorld(request: HttpClient, world: World, reader: string): Promise<WorldView> {
   const view: WorldView = { records: new Map(), attributed: new Map() };
   for (const resource of RESOURCES) {
     const records = await readCollection(request, rosterUrl(resource), reader);

@@ -1,4 +1,5 @@
-import { expect, type APIRequestContext } from '@playwright/test';
+import type { HttpClient } from '../../_harness/http.js';
+import { expect } from '@playwright/test';
 import { WORKER_SCHOOL_YEAR, newEducationOrganizationId, resourceOf } from '../../_harness/builders.js';
 import { DataClient, RUN_ID, itemUrlOf } from '../../_harness/fixtures.js';
 import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
@@ -68,12 +69,12 @@ export class Writer {
   /** Records made together (no one referencing another), as [first, end) indices of `created`: deleted together too. */
   private readonly groups: [number, number][] = [];
 
-  constructor(request: APIRequestContext, token: string, dataApi = target.dataApi.baseUrl) {
+  constructor(request: HttpClient, token: string, dataApi = target.dataApi.baseUrl) {
     const dataRoot = `${dataApi}/data/v3/${target.dataApi.namespaceSegment}`;
     this.client = new DataClient(request, { ...target, dataApi: { ...target.dataApi, baseUrl: dataApi }, dataRoot }, token, this.created);
   }
 
-  static async on(request: APIRequestContext, dataApi = target.dataApi.baseUrl): Promise<Writer> {
+  static async on(request: HttpClient, dataApi = target.dataApi.baseUrl): Promise<Writer> {
     const token = dataApi === target.dataApi.baseUrl ? sharedTokens().primary : await fetchToken(request, { ...target, dataApi: { ...target.dataApi, baseUrl: dataApi } }, credentials(target.clients.primary)!);
     return new Writer(request, token, dataApi);
   }

@@ -3,7 +3,8 @@
  * the report's verdict for those rules shows what the reporter made of it. Not a conformance
  * suite (no deployment): only the mechanics of check(), checkNotApplicable() and exercised().
  */
-import { expect, test, type APIResponse } from '@playwright/test';
+import type { HttpResponse } from '../../http.js';
+import { expect, test } from '@playwright/test';
 import { check, checkNotApplicable, exercised, rule } from '../../rules.js';
 import { expectProblem } from '../../problem.js';
 
@@ -50,7 +51,7 @@ test('a check of a rule the test does not declare is refused', rule('data.put.ke
 const problemJson = {
   status: () => 400, url: () => 'http://demo.test/academicWeeks', headers: () => ({ 'content-type': 'application/problem+json' }),
   text: async () => JSON.stringify({ type: 'urn:core:api:bad-request', title: 'Bad Request', status: 400, detail: "See 'errors'.", correlationId: 'demo', errors: ['empty body'] }),
-} as unknown as APIResponse;
+} as unknown as HttpResponse;
 
 test('expectProblem leaves the content type to its own rule in a test about another rule', rule('data.errors.bad-request-type'), async () => {
   await expectProblem(problemJson, 'bad-request');
