@@ -66,6 +66,8 @@ export const USER_AGENT = `core-data-conformance node/${process.versions.node}`;
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_REDIRECTS = 20;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const AGENT_IDLE_MS = 60_000;
+const REUSED_RETRIES = 3;
 
 type Headers = Record<string, string>;
 
@@ -146,12 +148,20 @@ interface Sending { method: string; headers: Headers; body?: Buffer; timeout: nu
 
 /** A keep-alive client: one agent per protocol, reused by every request it sends. */
 export function httpClient(extraHeaders: Headers = {}): HttpClient {
-  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  // An agent timeout makes Node honour the server's `Keep-Alive: timeout=N` hint: an idle
+  // connection is closed a second before the server would close it (and so is never reused as
+  // the server closes it). Without one, Node ignores the hint.
+  const options = { keepAlive: true, timeout: AGENT_IDLE_MS };
+  const agents = { http: new HttpAgent(options), https: new HttpsAgent(options) };
 
-  /** One exchange; a request on a reused keep-alive connection that the server had closed is sent once more. */
-  const once = (url: URL, s: Sending, retried = false): Promise<{ res: IncomingMessage; bytes: Buffer }> => new Promise((resolve, reject) => {
+  /**
+   * One exchange. A request cut off unanswered on a reused keep-alive connection (one the server
+   * closed as it was reused, hinted or not) is sent again, at most REUSED_RETRIES times: each try
+   * takes another connection, and the last a new one if no idle one is left.
+   */
+  const once = (url: URL, s: Sending, retries = REUSED_RETRIES): Promise<{ res: IncomingMessage; bytes: Buffer }> => new Promise((resolve, reject) => {
     const https = url.protocol === 'https:';
-    const req = (https ? httpsRequest : httpRequest)(url, { method: s.method, headers: s.headers, agent: https ? agents.https : agents.http, ...(s.timeout ? { timeout: s.timeout } : {}) }, (res) => {
+    const req = (https ? httpsRequest : httpRequest)(url, { method: s.method, headers: s.headers, agent: https ? agents.https : agents.http, timeout: s.timeout }, (res) => {
       const chunks: Buffer[] = [];
       const body = decoded(res);
       body.on('data', (c: Buffer) => chunks.push(c));
@@ -161,8 +171,8 @@ export function httpClient(extraHeaders: Headers = {}): HttpClient {
     });
     req.on('timeout', () => req.destroy(new Error(`${s.method} ${url.href}: timeout ${s.timeout}ms exceeded`)));
     req.on('error', (err: NodeJS.ErrnoException) => {
-      if (!retried && req.reusedSocket && (err.code === 'ECONNRESET' || err.message === 'socket hang up')) resolve(once(url, s, true));
-      else reject(new Error(`${s.method} ${url.href}: ${err.message}`, { cause: err }));
+      if (retries > 0 && req.reusedSocket && (err.code === 'ECONNRESET' || err.message === 'socket hang up')) resolve(once(url, s, retries - 1));
+      else reject(new Error(`${s.method} ${url.href}: ${err.message}${req.reusedSocket ? ' (on a reused connection)' : ''}`, { cause: err }));
     });
     req.end(s.body);
   });

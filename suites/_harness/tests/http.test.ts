@@ -152,3 +152,24 @@ test('a request on a kept-alive connection the server cut off unanswered is sent
     await fresh.dispose();
   }
 });
+
+test("an idle connection is closed before the server's announced keep-alive timeout, so it is never reused as the server closes it", async () => {
+  const ours = httpClient();
+  let connections = 0;
+  const hinting = createServer((req, res) => res.end('x'));
+  hinting.keepAliveTimeout = 2_000; // announced as Keep-Alive: timeout=2; the client closes after 1 s idle
+  hinting.on('connection', () => { connections++; });
+  await new Promise<void>((r) => hinting.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(hinting.address() as AddressInfo).port}/`;
+  try {
+    await ours.get(url);
+    await ours.get(url);
+    assert.equal(connections, 1, 'a connection in use within the hint is kept');
+    await new Promise((r) => setTimeout(r, 1_500));
+    assert.equal((await ours.get(url)).status(), 200);
+    assert.equal(connections, 2, 'after a second idle, a new connection');
+  } finally {
+    hinting.close();
+    await ours.dispose();
+  }
+});
