@@ -4,6 +4,7 @@ import { expect } from '@playwright/test';
 import { Ajv } from 'ajv';
 import { target } from './target.js';
 import { check, declares } from './rules.js';
+import { expectToBe } from './expect-once.js';
 
 /** The problem-details schema of the interface description (spec/openapi/other.json, the same for every standard). */
 const document = JSON.parse(readFileSync(new URL('../../spec/openapi/other.json', import.meta.url), 'utf8')) as {
@@ -42,7 +43,7 @@ export function isProblemContentType(contentType: string | undefined): boolean {
 /** Asserts the seed's problem content type (the caller owns the rule: see expectProblem). */
 export function expectProblemContentType(res: { headers(): Record<string, string>; status(): number; url(): string }): void {
   const got = res.headers()['content-type'];
-  expect(isProblemContentType(got), `Content-Type of the ${res.status()} answer to ${res.url()} is '${got ?? '(none)'}', not 'application/json; charset=utf-8'`).toBe(true);
+  expectToBe(isProblemContentType(got), true, () => `Content-Type of the ${res.status()} answer to ${res.url()} is '${got ?? '(none)'}', not 'application/json; charset=utf-8'`);
 }
 
 /**
@@ -58,15 +59,15 @@ export async function expectProblem(res: HttpResponse, suffix: string): Promise<
   const entry = registry.problemTypes.find((p) => p.suffix === suffix);
   if (!entry) throw new Error(`expectProblem: '${suffix}' is not a registered problem type`);
   const text = await res.text();
-  expect(res.status(), `status of ${res.url()}; body: ${text.slice(0, 500)}`).toBe(entry.status);
+  expectToBe(res.status(), entry.status, () => `status of ${res.url()}; body: ${text.slice(0, 500)}`);
   if (declares(PROBLEM_CONTENT_TYPE_RULE)) {
     await check(PROBLEM_CONTENT_TYPE_RULE, `the ${entry.status} ${suffix} problem is served as application/json; charset=utf-8`, () => expectProblemContentType(res));
   }
   const body = JSON.parse(text) as ProblemBody;
-  expect(validateProblem(body), `problem-details shape: ${JSON.stringify(validateProblem.errors)}`).toBe(true);
-  expect(body.type).toBe(`${target.dataApi.errorTypePrefix}${suffix}`);
-  expect(body.title).toBe(entry.title);
-  expect(body.status).toBe(entry.status);
+  expectToBe(validateProblem(body), true, () => `problem-details shape: ${JSON.stringify(validateProblem.errors)}`);
+  expectToBe(body.type, `${target.dataApi.errorTypePrefix}${suffix}`);
+  expectToBe(body.title, entry.title);
+  expectToBe(body.status, entry.status);
   return body;
 }
 
