@@ -64,19 +64,21 @@ function changes(before: Awaited<ReturnType<typeof served>>, after: Awaited<Retu
   return out;
 }
 
-/** Every write attempt at a place: each method on each resource's collection and one item, with a body that would change it. */
+/**
+ * Every write attempt at a place: each method on each resource's collection and one item, with
+ * a body that would change it. A resource's attempts go together: one after another, the
+ * attempts at every place took 23 s of a test's 30 against a deployment 40 ms away.
+ */
 async function* writeAttempts(request: HttpClient, p: Place, token = p.token): AsyncGenerator<{ what: string; res: HttpResponse }> {
   const marker = key('written');
   for (const resource of RESOURCES) {
     const { first } = await served(request, p, resource);
     const id = typeof first?.sourcedId === 'string' ? first.sourcedId : '0123456789abcdef0123456789abcdef';
     const body = { ...(first ?? {}), sourcedId: marker, name: marker, title: marker, givenName: marker };
-    for (const path of [resource, `${resource}/${encodeURIComponent(id)}`]) {
-      for (const method of WRITES) {
-        const res = await request.fetch(at(p, path), { method, headers: { Authorization: `Bearer ${token}` }, ...(method === 'DELETE' ? {} : { data: body }), maxRedirects: 0 });
-        yield { what: `${method} ${p.route}${PREFIX}/${path} (${p.name})`, res };
-      }
-    }
+    const attempts = [resource, `${resource}/${encodeURIComponent(id)}`].flatMap((path) => WRITES.map((method) => ({ path, method })));
+    const answers = await Promise.all(attempts.map(({ path, method }) =>
+      request.fetch(at(p, path), { method, headers: { Authorization: `Bearer ${token}` }, ...(method === 'DELETE' ? {} : { data: body }), maxRedirects: 0 })));
+    for (const [i, { path, method }] of attempts.entries()) yield { what: `${method} ${p.route}${PREFIX}/${path} (${p.name})`, res: answers[i] };
   }
 }
 
