@@ -5,15 +5,18 @@ import type { Target } from '../targets/types.js';
  * How many Playwright workers a run uses when `--workers` does not say (the command line always
  * wins). A target file may name its own (`workers`). Otherwise the round trip to the deployment,
  * measured before the run (issue #24 point 5), decides: a deployment whose answers take
- * IO_BOUND_RTT_MS or more is I/O bound, the workers mostly wait on the network, so four per core,
- * at most eight (a deployment 40 ms away: 188 s with one worker, 165 s with eight, 183 s with
- * sixteen, on two cores), whether it is another host or a proxy on this one. The embedded
+ * IO_BOUND_RTT_MS or more is I/O bound, the workers mostly wait on the network, so eight per
+ * core, at most sixteen, whether it is another host or a proxy on this one. A deployment 40 ms
+ * away, whole 4.0 run on two cores, since the suites' own HTTP client (http.ts) costs a third of
+ * Playwright's: 194 s with eight workers, 141 s with sixteen, and with thirty-two two long
+ * sequential tests ran out of time (CPU-bound again). With Playwright's client, sixteen had
+ * been slower than eight (183 s against 165 s). The embedded
  * reference, and a deployment that answers sooner, share this machine's cores with the workers:
  * half the cores, but at least two, since a worker also waits on the deployment's answers (two
  * cores: one worker 3.6–4.0 min per configuration, two workers 2.1–2.4 min). Unmeasured (no
  * answer), the host name decides: loopback is local.
  */
-export const REMOTE_WORKERS_MAX = 8;
+export const REMOTE_WORKERS_MAX = 16;
 export const IO_BOUND_RTT_MS = 5;
 
 export interface WorkersDecision {
@@ -25,7 +28,7 @@ export interface WorkersDecision {
 export function defaultWorkers(target: Pick<Target, 'workers' | 'dataApi'>, embedded: boolean, cores = availableParallelism(), roundTripMs?: number): WorkersDecision {
   if (target.workers !== undefined) return { workers: target.workers, why: "the target file's workers" };
   const local = { workers: Math.max(2, Math.floor(cores / 2)), why: '' };
-  const remote = { workers: Math.min(REMOTE_WORKERS_MAX, Math.max(2, 4 * cores)), why: '' };
+  const remote = { workers: Math.min(REMOTE_WORKERS_MAX, Math.max(2, 8 * cores)), why: '' };
   if (embedded) return { ...local, why: 'the embedded reference shares this machine' };
   if (roundTripMs === undefined) {
     const loopback = isLoopback(target.dataApi.baseUrl);
