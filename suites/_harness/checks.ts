@@ -55,7 +55,7 @@ export interface RawResponse {
   json(): Promise<unknown>;
 }
 
-/** A raw response where the harness expects Playwright's (expectProblem reads only what both have). */
+/** A raw response where the harness expects its client's (expectProblem reads only what both have). */
 export const asResponse = (res: RawResponse): HttpResponse => res as unknown as HttpResponse;
 
 /** Sends a request with exactly these headers and body bytes (the API client adds its own). */

@@ -143,19 +143,14 @@ export class DataClient {
  * descriptors all at once, since once the records are gone nothing the test made references
  * them. A deployment 40 ms away pays a round trip per round (the depth of what the test made),
  * not one per record. A 404 is fine (deleted already); anything a round could not delete is left
- * behind, and named. A DELETE is idempotent, so one whose connection was reset before any answer
- * (a keep-alive connection the server closed as it was reused: seen on a saturated machine) is
- * sent once more instead of failing the test.
+ * behind, and named. A keep-alive connection the server closed as it was reused (seen on a
+ * saturated machine) is the client's to retry, for every request (http.ts).
  */
 export async function deleteCreated(request: HttpClient, created: { url: string }[], what: string): Promise<void> {
   const token = sharedTokens().primary;
-  const send = (url: string) => request.delete(url, { headers: { Authorization: `Bearer ${token}` } });
   /** The status a record's DELETE refused with, or undefined once it is gone. */
   const remove = async (url: string): Promise<number | undefined> => {
-    const res = await send(url).catch((err: Error) => {
-      if (!/ECONNRESET|socket hang up/.test(err.message)) throw err;
-      return send(url);
-    });
+    const res = await request.delete(url, { headers: { Authorization: `Bearer ${token}` } });
     if (res.status() !== 204 && res.status() !== 404) return res.status();
     ledger.deleted(url);
     return undefined;
@@ -229,7 +224,7 @@ function recording(request: HttpClient, exchanges: Exchange[]): HttpClient {
 
 /** One client per worker and set of extra headers: keep-alive connections serve every test. */
 const clients = new Map<string, HttpClient>();
-export function sharedClient(extraHeaders: Record<string, string> = {}): HttpClient {
+function sharedClient(extraHeaders: Record<string, string> = {}): HttpClient {
   const key = JSON.stringify(extraHeaders);
   if (!clients.has(key)) clients.set(key, httpClient(extraHeaders));
   return clients.get(key)!;

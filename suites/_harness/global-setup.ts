@@ -1,5 +1,5 @@
 import { httpClient } from './http.js';
-import { type FullConfig } from '@playwright/test';
+import type { FullConfig } from '@playwright/test';
 import { DIGEST_ENV, storeDigest } from './store-digest.js';
 import { REFERENCE_ERROR_LOG, referenceErrorSummary, startReferenceErrorLog } from './reference-errors.js';
 import { isEmbeddedReference, target } from './target.js';
