@@ -5,6 +5,7 @@ import type { Field, Fields, ScalarField } from '../../spec/model/dsl.js';
 import { numericBounds } from '../../spec/generate/json-schema.js';
 import { target } from './target.js';
 import { RUN_ID, itemUrlOf, unique, type DataClient } from './fixtures.js';
+import { SCHOOL_YEARS as YEARS, concurrentShards, yearsPerShard } from './run-id.js';
 import { runMade } from './intents.js';
 
 /**
@@ -40,8 +41,16 @@ export function resourceOf(name: string): CompiledResource {
 const hash = (s: string) => [...s].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
 const workerIndex = Number(process.env.TEST_PARALLEL_INDEX ?? '0');
 
-/** School years 1991 and 2050 are left to the range tests; each worker owns one year in between. */
-export const WORKER_SCHOOL_YEAR = 1992 + ((hash(RUN_ID) + workerIndex) % 58);
+/** The school year of worker slot `worker` of `shard` (shard 1 for a run alone). */
+export function schoolYearOf(worker: number, shards = concurrentShards()): number {
+  if (!shards) return 1992 + ((hash(RUN_ID) + worker) % YEARS);
+  return 1992 + ((hash(shards.base) + (shards.current - 1) * yearsPerShard(shards.total) + worker) % YEARS);
+}
+
+export const WORKER_SCHOOL_YEAR = schoolYearOf(workerIndex);
+
+/** The rostering world's year (world.ts): shard 1's first worker's, whichever shard computes it (every shard reads the one world). */
+export const WORLD_SCHOOL_YEAR = ((shards = concurrentShards()) => schoolYearOf(0, shards && { ...shards, current: 1 }))();
 
 /** Ids the target reserves for its school-limited client: never handed out here. */
 const reserved = new Set(target.capabilities?.schoolLimited?.schoolIds ?? []);

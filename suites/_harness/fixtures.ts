@@ -5,12 +5,13 @@ import { exchangeOf } from './evidence.js';
 import { isDescriptorUrl } from './deletion-order.js';
 import { intentOf } from './intents.js';
 import { ledgerOf } from './ledger.js';
+import { RUN_ID } from './run-id.js';
 import type { Exchange } from './reporter/types.js';
 import { target, type ResolvedTarget } from './target.js';
 import { sharedTokens } from './tokens.js';
 
-/** One id per run, part of every natural key the suites write (set once, inherited by workers). */
-export const RUN_ID = (process.env.CONFORMANCE_RUN_ID ??= `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`);
+/** One id per run (per shard), part of every natural key the suites write (run-id.ts). */
+export { RUN_ID };
 
 /** What this run created and has not deleted, on disk as it happens (ledger.ts). */
 export const ledger = ledgerOf(RUN_ID);

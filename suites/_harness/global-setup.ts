@@ -5,7 +5,9 @@ import { REFERENCE_ERROR_LOG, referenceErrorSummary, startReferenceErrorLog } fr
 import { isEmbeddedReference, target } from './target.js';
 import { TOKENS_ENV } from './tokens.js';
 import { preflight, preflightMessage } from './preflight.js';
-import { rosteringSetup } from '../rostering/_support/setup.js';
+import { rosteringRun, rosteringSetup } from '../rostering/_support/setup.js';
+import { concurrentShards } from './run-id.js';
+import { ShardRun } from './shard-run.js';
 import { RUN_ID } from './fixtures.js';
 import { beginRun, endRun } from './ledger.js';
 import { describeRemoval, removeLeftovers, targetDataApis } from './leftovers.js';
@@ -35,6 +37,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   if (referenceLog) startReferenceErrorLog();
   const ctx = httpClient();
   let rosteringTeardown: (() => Promise<void>) | undefined;
+  let shardRun: ShardRun | undefined;
   // How long set-up and teardown take, by step: against a distant deployment they are round trips no worker shares.
   const steps: string[] = [];
   let lap = performance.now();
@@ -58,19 +61,34 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     if (await removeEarlierRuns(ctx, outcome.tokens.primary) && outcome.digest) process.env[DIGEST_ENV] = (await storeDigest(ctx)) ?? outcome.digest;
     timed('earlier runs\' records');
     beginRun(RUN_ID);
+    // Shards of one run at the same time (shards.ts): shard 1 writes the rostering data and
+    // checks the digest; another shard waits for it before writing anything, and checks none.
+    const shards = concurrentShards();
+    if (shards) {
+      shardRun = await ShardRun.begin(shards, outcome.tokens.primary);
+      if (!shardRun.leads) delete process.env[DIGEST_ENV];
+      timed(shardRun.leads ? 'shard 1 leads' : 'shard 1\'s set-up');
+    }
     // Rostering clients' tokens and the data the rostering suites read (only when they run).
-    rosteringTeardown = await rosteringSetup();
+    rosteringTeardown = await rosteringSetup(shardRun?.rostering);
     timed('rostering data');
+    await shardRun?.started(rosteringTeardown ? rosteringRun() : undefined);
+  } catch (err) {
+    await shardRun?.failed(err);
+    throw err;
   } finally {
     await ctx.dispose();
   }
   console.log(`set-up: ${((performance.now() - began) / 1000).toFixed(1)} s (${steps.join(', ')})`);
   return async () => {
     const teardownBegan = performance.now();
+    // Shard 1 deletes the shared data only once the other shards are done with it.
+    await shardRun?.awaitOthers();
     // Said when it begins, too: a kill during teardown (npm run strength -- --kills) waits for it.
     if (rosteringTeardown) console.log('teardown: deleting the rostering data');
     try {
       await rosteringTeardown?.();
+      await shardRun?.end();
     } finally {
       console.log(`teardown: ${((performance.now() - teardownBegan) / 1000).toFixed(1)} s (rostering data)`);
       const left = endRun(RUN_ID);

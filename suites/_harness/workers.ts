@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Target } from '../targets/types.js';
+import { concurrentShards, yearsPerShard } from './run-id.js';
 
 /**
  * How many Playwright workers a run uses when `--workers` does not say (the command line always
@@ -23,6 +24,17 @@ export interface WorkersDecision {
   workers: number;
   /** Why, for the console: the target's setting, the embedded reference, or the round trip. */
   why: string;
+  /** Lowered for a shard of a shared run (withinShardYears). */
+  capped?: boolean;
+}
+
+/**
+ * A shard of a shared run (run-id.ts: one CONFORMANCE_RUN_ID, `--shard=i/n`) runs at most as
+ * many workers as it has school years of its own: each worker makes and deletes its own year.
+ */
+export function withinShardYears(d: WorkersDecision, shards: number | undefined): WorkersDecision {
+  const most = shards && shards > 1 ? yearsPerShard(shards) : Infinity;
+  return d.workers <= most ? d : { workers: most, why: `${d.why}; at most ${most} for one of ${shards} shards sharing a run, which split the school years`, capped: true };
 }
 
 export function defaultWorkers(target: Pick<Target, 'workers' | 'dataApi'>, embedded: boolean, cores = availableParallelism(), roundTripMs?: number): WorkersDecision {
@@ -74,9 +86,9 @@ export async function decideWorkersOnce(target: Pick<Target, 'workers' | 'dataAp
   const commandLine = argv.some((a) => a === '--workers' || a === '-j' || a.startsWith('--workers='));
   // Listing tests or merging shards' reports runs no test: nothing to measure.
   const measure = !commandLine && !embedded && target.workers === undefined && !argv.includes('--list') && !argv.includes('merge-reports');
-  const decision = defaultWorkers(target, embedded, availableParallelism(), measure ? await measureRoundTrip(`${target.dataApi.baseUrl}/`) : undefined);
+  const decision = withinShardYears(defaultWorkers(target, embedded, availableParallelism(), measure ? await measureRoundTrip(`${target.dataApi.baseUrl}/`) : undefined), concurrentShards()?.total);
   process.env[WORKERS_DECISION_ENV] = JSON.stringify(decision);
-  if (measure) console.log(`workers: ${decision.workers} (${decision.why}; --workers or the target's workers set another)`);
+  if (measure || decision.capped) console.log(`workers: ${decision.workers} (${decision.why}; --workers or the target's workers set another)`);
   return decision;
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { IO_BOUND_RTT_MS, decideWorkersOnce, defaultWorkers, isLoopback, measureRoundTrip } from '../workers.js';
+import { IO_BOUND_RTT_MS, decideWorkersOnce, defaultWorkers, isLoopback, measureRoundTrip, withinShardYears } from '../workers.js';
 
 /** Workers: the target's own number, else by the measured round trip, else by the host name. */
 const at = (baseUrl: string, workers?: number) => ({ dataApi: { baseUrl }, ...(workers ? { workers } : {}) });
@@ -85,4 +85,16 @@ test('with --workers on the command line or a target setting, and when listing o
     delete process.env.CONFORMANCE_WORKERS_DECISION;
     server.close();
   }
+});
+
+test('a shard of a shared run runs no more workers than it has school years (58 split between the shards); a run alone keeps its number', () => {
+  const sixteen = { workers: 16, why: 'round trip 40.0 ms' };
+  assert.deepEqual(withinShardYears(sixteen, undefined), sixteen);
+  assert.deepEqual(withinShardYears(sixteen, 1), sixteen);
+  assert.deepEqual(withinShardYears(sixteen, 3), sixteen, '19 years each');
+  const four = withinShardYears(sixteen, 4);
+  assert.equal(four.workers, 14);
+  assert.equal(four.capped, true);
+  assert.match(four.why, /^round trip 40\.0 ms; at most 14 for one of 4 shards/);
+  assert.equal(withinShardYears(sixteen, 29).workers, 2);
 });

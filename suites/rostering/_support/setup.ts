@@ -10,7 +10,8 @@ import { notApplicable } from '../../_harness/capabilities.js';
 import { rosteringSelected } from '../../_harness/selection.js';
 import { flowsDescription } from './flows.js';
 import { PREFIX, scope } from './service.js';
-import { Writer, buildDistrict, buildWorld, type World } from './world.js';
+import { DryWriter, Writer, buildDistrict, buildWorld, type World } from './world.js';
+import { RUN_ID } from '../../_harness/run-id.js';
 
 /**
  * Once per run (global setup, main process): one token per rostering client of the target file,
@@ -36,7 +37,22 @@ export interface RosteringRun {
   taken?: Partial<Record<keyof RosteringOrganizations, string>>;
   /** Routing flows whose own data API already holds the district's reserved ids, with what holds them. */
   withheldFlows?: Partial<Record<keyof RosteringFlows, string>>;
+  /** Why this shard has no rostering data: shard 1 of its run did not write it (shards.ts); what reads it is not applicable. */
+  unavailable?: string;
 }
+
+/** What shard 1 of a shared run tells the other shards of the rostering data it wrote (shards.ts). */
+export type SharedRostering = Pick<RosteringRun, 'taken' | 'withheldFlows'>;
+
+/**
+ * A shard's part in its run's rostering data (shards.ts): every shard computes it from the run's
+ * `seed`; shard 1 writes it, every other shard computes what shard 1 wrote (`replay`: what shard 1
+ * said of it, or why it wrote none).
+ */
+export interface RosteringShare { seed: string; replay?: SharedRostering | string }
+
+/** The writers' seeds: one label each, so their keys never meet (world.ts Writer). */
+const SEED_LABEL = { world: 'w', context: 'c', tenant: 't', tenantContext: 'b' } as const;
 
 /** A district of a routing flow: its ids and the names written with them (how tests find it). */
 export interface District { lea: number; school: number; leaName: string; schoolName: string }
@@ -75,11 +91,14 @@ export function claimMismatches(role: string, c: RosteringClient, token: string)
   return problems.map((p) => `client '${role}': ${p}`);
 }
 
-export async function rosteringSetup(): Promise<(() => Promise<void>) | undefined> {
+export async function rosteringSetup(share: RosteringShare = { seed: RUN_ID.slice(-6) }): Promise<(() => Promise<void>) | undefined> {
   const r = target.rostering;
   if (!r || !rosteringSelected(process.argv)) return undefined;
   const ctx = httpClient();
   const run: RosteringRun = { tokens: {}, districts: {} };
+  const replay = share.replay;
+  // A writer of this run's data: shard 1's (or a run alone's) writes, another shard's computes what it wrote.
+  const writerOn = (dataApi: string, label: keyof typeof SEED_LABEL) => (replay ? Promise.resolve(new DryWriter(dataApi, `${share.seed}${SEED_LABEL[label]}`)) : Writer.on(ctx, dataApi, `${share.seed}${SEED_LABEL[label]}`));
   const problems: string[] = [];
   // One token per client, the clients at the same time (each its own token), beside the test-key probes.
   const fetched = Object.entries(r.clients ?? {}).map(async ([role, c]) => {
@@ -99,10 +118,11 @@ export async function rosteringSetup(): Promise<(() => Promise<void>) | undefine
     // A client whose token does not carry what the file says, or a test key a service does not
     // trust, would fail tests for the wrong reason.
     if (problems.length) throw new Error(`the target's rostering declarations do not fit the deployment:\n- ${problems.join('\n- ')}`);
-    if (r.organizations) {
-      const writer = await Writer.on(ctx);
+    if (typeof replay === 'string') run.unavailable = replay;
+    else if (r.organizations) {
+      const writer = await writerOn(target.dataApi.baseUrl, 'world');
       writers.push(writer);
-      run.taken = await reservedIdsInUse(writer, r.organizations);
+      run.taken = replay ? { ...replay.taken } : await reservedIdsInUse(writer, r.organizations);
       const world = WORLD_FIELDS.filter((f) => run.taken![f]);
       if (world.length) {
         console.log(`rostering: ${world.map((f) => `rostering.organizations.${f} ${r.organizations![f]} ${run.taken![f]}`).join('; ')}: the suites never write over a deployment's records, so the rostering tests that read their data are not applicable; declare ids the deployment does not use${Object.values(run.taken ?? {}).some((t) => t?.includes('earlier run')) ? ' (or run npm run cleanup)' : ''}`);
@@ -118,15 +138,23 @@ export async function rosteringSetup(): Promise<(() => Promise<void>) | undefine
           if (flow) sharing.push(name);
           return;
         }
-        const w = await Writer.on(ctx, flow.dataApi);
+        const w = await writerOn(flow.dataApi, name);
         writers.push(w);
-        // That data API's own organizations are never written over either: the flow's tests are then not applicable.
-        const held = await reservedIdsInUse(w, { lea1: r.organizations!.lea1, schoolA: r.organizations!.schoolA });
-        const [field, what] = Object.entries(held ?? {})[0] ?? [];
-        if (field) {
-          (run.withheldFlows ??= {})[name] = `rostering.organizations.${field} ${r.organizations![field as 'lea1']} ${what?.replace('the deployment\'s', `the ${name} flow's data API's`)}`;
-          console.log(`rostering: ${run.withheldFlows[name]}: the suites never write over it, so the ${name} flow's tests are not applicable`);
-          return;
+        if (replay) {
+          const withheld = replay.withheldFlows?.[name];
+          if (withheld) {
+            (run.withheldFlows ??= {})[name] = withheld;
+            return;
+          }
+        } else {
+          // That data API's own organizations are never written over either: the flow's tests are then not applicable.
+          const held = await reservedIdsInUse(w, { lea1: r.organizations!.lea1, schoolA: r.organizations!.schoolA });
+          const [field, what] = Object.entries(held ?? {})[0] ?? [];
+          if (field) {
+            (run.withheldFlows ??= {})[name] = `rostering.organizations.${field} ${r.organizations![field as 'lea1']} ${what?.replace('the deployment\'s', `the ${name} flow's data API's`)}`;
+            console.log(`rostering: ${run.withheldFlows[name]}: the suites never write over it, so the ${name} flow's tests are not applicable`);
+            return;
+          }
         }
         run.districts[name] = await buildDistrict(w, { lea: r.organizations!.lea1, school: r.organizations!.schoolA });
       };
@@ -190,9 +218,11 @@ async function testIssuerTrusted(ctx: HttpClient): Promise<string[]> {
 /** The reserved ids the world is written with (pagingLea is the paging tests' own). */
 export const WORLD_FIELDS = ['sea', 'lea1', 'lea2', 'schoolA', 'schoolB', 'schoolC', 'schoolD'] as const;
 
-/** Not applicable when the deployment already holds one of these reserved ids (the set-up never wrote over it). */
+/** Not applicable when the deployment already holds one of these reserved ids (the set-up never wrote over it), or when this shard has no rostering data. */
 export function unlessHeld(fields: readonly (keyof RosteringOrganizations)[]): void {
-  const taken = rosteringRun().taken ?? {};
+  const run = rosteringRun();
+  if (run.unavailable) notApplicable(run.unavailable);
+  const taken = run.taken ?? {};
   const field = fields.find((f) => taken[f]);
   if (field) notApplicable(`rostering.organizations.${field} ${target.rostering?.organizations?.[field] ?? ''} ${taken[field]}: the suites never write over it`);
 }

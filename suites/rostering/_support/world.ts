@@ -1,6 +1,6 @@
 import type { HttpClient } from '../../_harness/http.js';
 import { expect } from '@playwright/test';
-import { WORKER_SCHOOL_YEAR, newEducationOrganizationId, resourceOf } from '../../_harness/builders.js';
+import { WORLD_SCHOOL_YEAR, newEducationOrganizationId, resourceOf } from '../../_harness/builders.js';
 import { DataClient, RUN_ID, itemUrlOf } from '../../_harness/fixtures.js';
 import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
 import { model } from '../../_harness/judged-model.js';
@@ -64,19 +64,31 @@ export const key = (prefix: string) => `${prefix}${RUN_ID.slice(-6)}${process.en
 export class Writer {
   readonly created: { url: string }[] = [];
   readonly client: DataClient;
-  readonly namespace = `${target.testData.namespacePrefix}/rostering/${key('n')}`;
+  readonly namespace: string;
   private readonly years: string[] = [];
   /** Records made together (no one referencing another), as [first, end) indices of `created`: deleted together too. */
   private readonly groups: [number, number][] = [];
+  private sequence = 0;
 
-  constructor(request: HttpClient, token: string, dataApi = target.dataApi.baseUrl) {
+  /**
+   * `seed`: the writer's keys are `<prefix><seed>x<n>`, the same wherever the same writes are
+   * computed from the same seed (the shards of one run compute the world shard 1 wrote: DryWriter);
+   * without one, unique to the run and worker process (key()).
+   */
+  constructor(request: HttpClient, token: string | undefined, dataApi = target.dataApi.baseUrl, private readonly seed?: string) {
     const dataRoot = `${dataApi}/data/v3/${target.dataApi.namespaceSegment}`;
     this.client = new DataClient(request, { ...target, dataApi: { ...target.dataApi, baseUrl: dataApi }, dataRoot }, token, this.created);
+    this.namespace = `${target.testData.namespacePrefix}/rostering/${this.key('n')}`;
   }
 
-  static async on(request: HttpClient, dataApi = target.dataApi.baseUrl): Promise<Writer> {
+  static async on(request: HttpClient, dataApi = target.dataApi.baseUrl, seed?: string): Promise<Writer> {
     const token = dataApi === target.dataApi.baseUrl ? sharedTokens().primary : await fetchToken(request, { ...target, dataApi: { ...target.dataApi, baseUrl: dataApi } }, credentials(target.clients.primary)!);
-    return new Writer(request, token, dataApi);
+    return new Writer(request, token, dataApi, seed);
+  }
+
+  /** A short key for what this writer writes (see the constructor's `seed`). */
+  key(prefix: string): string {
+    return this.seed ? `${prefix}${this.seed}x${++this.sequence}` : key(prefix);
   }
 
   create(resource: string, body: Body) {
@@ -142,6 +154,28 @@ export class Writer {
   }
 }
 
+/**
+ * A writer that writes nothing: given the seed another shard of the run wrote with, it computes
+ * the same keys and names, so buildWorld and buildDistrict return the world that shard wrote.
+ */
+export class DryWriter extends Writer {
+  constructor(dataApi: string, seed: string) {
+    super(undefined as unknown as HttpClient, undefined, dataApi, seed);
+  }
+
+  override create(): Promise<{ url: string; id: string; location: string }> {
+    return Promise.resolve({ url: '', id: '', location: '' });
+  }
+
+  override schoolYear(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  override cleanup(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
 /** An organization body: its category collection (`educationOrganizationCategories` on schools, `categories` elsewhere) plus the given members. */
 const categoryMember = (endpoint: string) => resourceOf(endpoint).educationOrganization!.categories!;
 const org = (endpoint: string, category: string, extra: Body) => ({ [categoryMember(endpoint)]: [{ educationOrganizationCategoryDescriptor: category }], ...extra });
@@ -152,8 +186,8 @@ export async function buildDistrict(w: Writer, ids: { lea?: number; school?: num
     () => w.descriptor('educationOrganizationCategory', 'School'), () => w.descriptor('localEducationAgencyCategory', 'Independent'), () => w.descriptor('gradeLevel', 'Ninth grade'));
   const lea = ids.lea ?? newEducationOrganizationId();
   const school = ids.school ?? newEducationOrganizationId();
-  const schoolName = `Routing School ${key('r')}`;
-  const leaName = `Routing District ${key('r')}`;
+  const schoolName = `Routing School ${w.key('r')}`;
+  const leaName = `Routing District ${w.key('r')}`;
   await w.create('localEducationAgencies', org('localEducationAgencies', category, { localEducationAgencyId: lea, nameOfInstitution: leaName, localEducationAgencyCategoryDescriptor: leaCategory }));
   await w.create('schools', org('schools', category, { schoolId: school, nameOfInstitution: schoolName, localEducationAgencyReference: { localEducationAgencyId: lea }, gradeLevels: [{ gradeLevelDescriptor: grade }] }));
   return { lea, school, leaName, schoolName };
@@ -182,7 +216,7 @@ async function createWithFacts(w: Writer, home: string, body: Body, facts: Body,
 
 /** The world, its organizations with the target's reserved ids (rostering.organizations). */
 export async function buildWorld(w: Writer, ids: RosteringOrganizations): Promise<World> {
-  const year = WORKER_SCHOOL_YEAR;
+  const year = WORLD_SCHOOL_YEAR;
   // Level by level (Writer.together): what one level references was made by an earlier one.
   const d = async (name: string, ...codes: string[]) => Promise.all(codes.map((c) => w.descriptor(name, c)));
   const [[category], [leaCategory], [grade], [fallTerm, triTerm, quarterTerm], [courseSystem], [teacherOfRecord, assistant], [program], [female], [asian, white],
@@ -196,18 +230,18 @@ export async function buildWorld(w: Writer, ids: RosteringOrganizations): Promis
   await w.schoolYear(year);
 
   const { sea, lea1, lea2, schoolA, schoolB, schoolC, schoolD } = ids;
-  const tag = key('w');
+  const tag = w.key('w');
   const names = {
     sea: `State Agency ${tag}`, lea1: `Grand Bend District ${tag}`, lea2: `Other District ${tag}`,
     schoolA: `Grand Bend High School ${tag}`, schoolB: `Grand Bend Middle School ${tag}`, schoolC: `Other Elementary ${tag}`, schoolD: `Separate School ${tag}`,
   };
-  const students = { st1: key('st'), st2: key('st'), st3: key('st') };
+  const students = { st1: w.key('st'), st2: w.key('st'), st3: w.key('st') };
   // Birth dates no other date of the world equals (its dates are school-year dates in Jul–Dec, May).
   const born = { st1: '2010-12-10', st2: '2011-01-02', st3: '2012-06-23' };
   const emails = { t1: `t1.${tag}@example.test`.toLowerCase(), st1: `st1.${tag}@example.test`.toLowerCase() };
-  const staff = { t1: key('t'), t2: key('t'), p1: key('p') };
+  const staff = { t1: w.key('t'), t2: w.key('t'), p1: w.key('p') };
   // The seed's parent: 4.0's parent, later standards' contact (persons.ts).
-  const contact = key('c');
+  const contact = w.key('c');
   const contacts = contactLink();
 
   // Who references nothing but descriptors: the state agency, the people.
@@ -240,7 +274,7 @@ export async function buildWorld(w: Writer, ids: RosteringOrganizations): Promis
   const school = (schoolId: number) => ({ schoolReference: { schoolId }, schoolYearTypeReference: { schoolYear: year } });
   // GradingPeriod is keyed by gradingPeriodName from 5.2, by periodSequence in 4.0 (which has no name).
   const gpKey = resourceOf('gradingPeriod').fields.gradingPeriodName ? { gradingPeriodName: sessions.gradingPeriod } : { periodSequence: 1 };
-  const courses = { m1: key('M1-'), m2: key('M2-'), m3: key('M3-') };
+  const courses = { m1: w.key('M1-'), m2: w.key('M2-'), m3: w.key('M3-') };
   // What references organizations and people only.
   await w.together(
     () => w.create('classPeriods', { classPeriodName: `P1 ${tag}`, schoolReference: { schoolId: schoolA } }),
