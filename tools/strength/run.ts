@@ -18,10 +18,13 @@
  *
  * `--kills [seed]` runs the killed-run acceptance instead (kills.ts): five runs killed at drawn
  * points in set-up, mid-suite and teardown, then cleanup, the store digest and a clean run.
+ *
+ * `--shards [n]` runs the concurrent-shards acceptance instead (shards.ts): n shards of one run at
+ * the same time merge into the unsharded verdict; with one killed, the merge says incomplete.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { embeddedDeployments, type EmbeddedProcess } from '../embedded/deployments.js';
@@ -33,6 +36,7 @@ import { faults, type Fault } from './faults/index.js';
 import { DeviatingProxy, Tokens, type Clients, type Route, type Transformer } from './proxy.js';
 import { killAcceptance, type KillHarness, type Watch } from './kills.js';
 import { latency } from './latency.js';
+import { shardAcceptance, type ShardHarness } from './shards.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const out = join(root, 'reports/strength');
@@ -224,6 +228,10 @@ interface Selection {
   target?: Fault['target'];
   /** Given the Playwright process as it starts (kills.ts watches its output and kills it). */
   started?: (child: ChildProcess) => void;
+  /** One shard of a run (`--shard`), with a blob report of its own (shards.ts). */
+  shard?: { current: number; total: number };
+  /** CONFORMANCE_RUN_ID: the same for the shards of one run. */
+  runId?: string;
 }
 
 /** The proxy's routes: every deployment's data API and rostering service, and the lowered one. */
@@ -272,7 +280,7 @@ async function runSuites(name: string, transformer: Transformer, setup: Setup, s
     rmSync(reportsDir, { recursive: true, force: true });
 
     const env: Record<string, string | undefined> = { ...process.env };
-    for (const k of ['REFERENCE_PORT', 'ROSTERING_PORT', 'ROSTERING_FLOWS_PORT', 'REFERENCE_COVERAGE', 'CONFORMANCE_TOKENS', 'CONFORMANCE_RUN_ID']) delete env[k];
+    for (const k of ['REFERENCE_PORT', 'ROSTERING_PORT', 'ROSTERING_FLOWS_PORT', 'REFERENCE_COVERAGE', 'CONFORMANCE_TOKENS', 'CONFORMANCE_RUN_ID', 'CONFORMANCE_RUN_BASE', 'CONFORMANCE_SHARD']) delete env[k];
     Object.assign(env, {
       TARGET: targetFile,
       CONFORMANCE_ISSUER_PRIVATE_KEY_PEM: setup.privateKeyPem,
@@ -280,11 +288,14 @@ async function runSuites(name: string, transformer: Transformer, setup: Setup, s
       PLAYWRIGHT_JSON_OUTPUT_FILE: resultsFile,
       CONFORMANCE_REPORTS_DIR: reportsDir,
       FORCE_COLOR: '0',
+      ...(selection.runId ? { CONFORMANCE_RUN_ID: selection.runId } : {}),
+      ...(selection.shard ? { PLAYWRIGHT_BLOB_OUTPUT_DIR: join(out, 'blob', name) } : {}),
     });
     const args = [
       join(root, 'node_modules/@playwright/test/cli.js'), 'test', ...selection.suites.map((s) => `suites/${s}`),
       // The conformance reporter gives the verdict per rule that judges the fault.
-      '--reporter=json,./suites/_harness/reporter/conformance-reporter.ts', `--output=${join(out, 'test-results', name)}`,
+      `--reporter=json,${selection.shard ? 'blob,' : ''}./suites/_harness/reporter/conformance-reporter.ts`, `--output=${join(out, 'test-results', name)}`,
+      ...(selection.shard ? [`--shard=${selection.shard.current}/${selection.shard.total}`] : []),
       ...(selection.grep ? ['--grep', selection.grep] : []), ...(selection.grepInvert ? ['--grep-invert', selection.grepInvert] : []),
       ...(selection.workers ? [`--workers=${selection.workers}`] : []),
       ...(selection.maxFailures ? [`--max-failures=${selection.maxFailures}`] : []),
@@ -470,6 +481,32 @@ function killsArg(argv: string[]): number | undefined {
 }
 
 /**
+ * The store digest of the single flow's deployment, read directly: it holds the fixtures and the
+ * rostering world; the other flows' servers have no admin endpoints (what runs leave there shows
+ * in the ledger).
+ */
+async function readDigest(setup: Setup): Promise<string> {
+  const digestCap = referenceTarget.capabilities?.storeDigest;
+  if (!digestCap) throw new Error('the reference target declares no storeDigest capability');
+  const auth = `Basic ${Buffer.from(`${digestCap.key}:${process.env[digestCap.secretEnv ?? ''] ?? ''}`).toString('base64')}`;
+  const res = await fetch(`http://127.0.0.1:${setup.deployments[0].dataPort}${basePath}/${digestCap.url}`, { headers: { Authorization: auth } });
+  if (res.status !== 200) throw new Error(`store digest: ${res.status} ${await res.text()}`);
+  return JSON.stringify(await res.json());
+}
+
+/** `npm run cleanup` against the run `name`'s target file (every run through one proxy names the same URLs). */
+async function runCleanup(name: string): Promise<{ code: number; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'suites/_harness/tools/cleanup.ts')], {
+    cwd: root, env: { ...process.env, TARGET: join(out, `target-${name}.json`) }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => { output += d.toString(); });
+  child.stderr!.on('data', (d: Buffer) => { output += d.toString(); });
+  const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+  return { code, output };
+}
+
+/**
  * The killed-run acceptance (kills.ts) on these deployments: one proxy for every run, whose
  * latency each run sets, a ledger every run shares, and the digest read from the deployment
  * directly.
@@ -485,7 +522,6 @@ async function killRuns(seed: number, setup: Setup): Promise<number> {
     // Seen as the deployment answered, before the latency holds the answer back.
     response: (res, req, tools) => { watch.answer?.(req, res); return current.response?.(res, req, tools); },
   }, setup);
-  const digestCap = referenceTarget.capabilities?.storeDigest;
   const harness: KillHarness = {
     run: async (name, o) => {
       current = o.roundTripMs ? latency(o.roundTripMs) : {};
@@ -495,25 +531,11 @@ async function killRuns(seed: number, setup: Setup): Promise<number> {
     },
     // The single flow's deployment, which holds the fixtures and the rostering world; the other
     // flows' servers have no admin endpoints (what runs leave there shows in the ledger).
-    digest: async () => {
-      if (!digestCap) throw new Error('the reference target declares no storeDigest capability');
-      const auth = `Basic ${Buffer.from(`${digestCap.key}:${process.env[digestCap.secretEnv ?? ''] ?? ''}`).toString('base64')}`;
-      const res = await fetch(`http://127.0.0.1:${setup.deployments[0].dataPort}${basePath}/${digestCap.url}`, { headers: { Authorization: auth } });
-      if (res.status !== 200) throw new Error(`store digest: ${res.status} ${await res.text()}`);
-      return JSON.stringify(await res.json());
-    },
-    cleanup: async () => {
+    digest: () => readDigest(setup),
+    cleanup: () => {
       current = {};
       watch = {};
-      // Every run's target file names the same proxy URLs: the first run's will do.
-      const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'suites/_harness/tools/cleanup.ts')], {
-        cwd: root, env: { ...process.env, TARGET: join(out, 'target-kills-first.json') }, stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      child.stdout!.on('data', (d: Buffer) => { output += d.toString(); });
-      child.stderr!.on('data', (d: Buffer) => { output += d.toString(); });
-      const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
-      return { code, output };
+      return runCleanup('kills-first');
     },
     ledgerLeft: () => [...remaining().values(), ...unsettled().values()].reduce((n, l) => n + l.length, 0),
   };
@@ -525,10 +547,62 @@ async function killRuns(seed: number, setup: Setup): Promise<number> {
   }
 }
 
+/** `--shards [n]`: how many shards (default 2). */
+function shardsArg(argv: string[]): number | undefined {
+  const at = argv.indexOf('--shards');
+  if (at < 0) return undefined;
+  const n = argv[at + 1] && !argv[at + 1].startsWith('-') ? Number(argv[at + 1]) : 2;
+  if (!Number.isInteger(n) || n < 2) throw new Error('--shards takes an optional number of shards, at least 2: --shards 3');
+  return n;
+}
+
+/** The concurrent-shards acceptance (shards.ts) on these deployments, every run through one proxy and one ledger. */
+async function shardRuns(total: number, setup: Setup): Promise<number> {
+  process.env.CONFORMANCE_LEDGER_DIR = join(out, 'shards-ledger');
+  const proxy = await startProxy({}, setup);
+  const harness: ShardHarness = {
+    run: async (name, o) => {
+      const r = await runSuites(name, {}, setup, { suites: [], workers: 2, storeDigest: o.storeDigest, shard: o.shard, runId: o.runId, started: o.started }, proxy);
+      const report = join(out, 'reports', name, 'conformance.json');
+      return { report: existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) as ConformanceReport : undefined, errors: r.errors, log: readFileSync(join(out, `log-${name}.txt`), 'utf8') };
+    },
+    merge: async (name, runs) => {
+      const blobs = join(out, 'blob', name);
+      rmSync(blobs, { recursive: true, force: true });
+      mkdirSync(blobs, { recursive: true });
+      for (const r of runs) {
+        const dir = join(out, 'blob', r);
+        if (existsSync(dir)) for (const f of readdirSync(dir)) copyFileSync(join(dir, f), join(blobs, f));
+      }
+      const reportsDir = join(out, 'reports', name);
+      rmSync(reportsDir, { recursive: true, force: true });
+      // The reports of the merge go beside the runs', not over the project's own reports/.
+      const config = join(out, `merge-${name}.config.ts`);
+      writeFileSync(config, `export default { testDir: ${JSON.stringify(join(root, 'suites'))}, reporter: [[${JSON.stringify(join(root, 'suites/_harness/reporter/conformance-reporter.ts'))}, { outputDir: ${JSON.stringify(reportsDir)} }]] };\n`);
+      const child = spawn(process.execPath, [join(root, 'node_modules/@playwright/test/cli.js'), 'merge-reports', '--config', config, blobs], { cwd: root, env: { ...process.env, FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout!.on('data', (d: Buffer) => { output += d.toString(); });
+      child.stderr!.on('data', (d: Buffer) => { output += d.toString(); });
+      const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+      const file = join(reportsDir, 'conformance.json');
+      return { code, output, report: existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport : undefined };
+    },
+    digest: () => readDigest(setup),
+    cleanup: () => runCleanup('shards-whole'),
+  };
+  try {
+    return await shardAcceptance(harness, total);
+  } finally {
+    proxies.delete(proxy);
+    await proxy.close();
+  }
+}
+
 async function main(): Promise<number> {
   const remote = remoteLatencyArg(process.argv.slice(2));
   const kills = killsArg(process.argv.slice(2));
-  const wanted = remote === undefined && kills === undefined ? process.argv.slice(2).filter((a) => !a.startsWith('-')) : [];
+  const shardCount = shardsArg(process.argv.slice(2));
+  const wanted = remote === undefined && kills === undefined && shardCount === undefined ? process.argv.slice(2).filter((a) => !a.startsWith('-')) : [];
   const unknown = wanted.filter((w) => !faults.some((f) => f.name === w));
   if (unknown.length) {
     console.error(`unknown fault${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
@@ -548,6 +622,10 @@ async function main(): Promise<number> {
   const clients = clientsOf(referenceTarget);
   await seedSchoolYears(deployments[0], clients);
   const setup: Setup = { deployments, flows, loweredPort, tokens: new Tokens(privateKeyPem), clients, privateKeyPem };
+  if (shardCount !== undefined) {
+    console.log(`reference up (${deployments.length + 1} deployments) in ${seconds(Date.now() - started)}; ${shardCount} shards at the same time`);
+    return shardRuns(shardCount, setup);
+  }
   if (kills !== undefined) {
     console.log(`reference up (${deployments.length + 1} deployments) in ${seconds(Date.now() - started)}; five killed runs`);
     return killRuns(kills, setup);
