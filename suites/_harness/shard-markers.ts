@@ -10,8 +10,8 @@ import type { Marker, MarkerState, MarkerStore } from './shards.js';
  * and removed by the next run or `npm run cleanup` on its machine.
  */
 export const MARKER_RESOURCE = 'educationOrganizationCategoryDescriptors';
-/** A descriptor's description holds at most 1,024 characters in every standard. */
-const DETAIL_MAX = 1024;
+/** A descriptor's description holds at most 1,024 characters in every standard: a marker's detail fits in it. */
+export const DETAIL_MAX = 1024;
 
 export function shardMarkers(client: DataClient, namespacePrefix: string, run: string): MarkerStore {
   const namespace = `${namespacePrefix}/shards/${run}`;

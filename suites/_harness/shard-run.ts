@@ -1,14 +1,11 @@
 import { httpClient } from './http.js';
 import { DataClient } from './fixtures.js';
 import { target } from './target.js';
-import { shardMarkers } from './shard-markers.js';
+import { DETAIL_MAX, shardMarkers } from './shard-markers.js';
 import { awaitFollowers, awaitLeader, clearMarkers, joinWaitMs, publish, realClock, register, type Clock, type MarkerStore, type Presence } from './shards.js';
 import type { RosteringRun, RosteringShare, SharedRostering } from '../rostering/_support/setup.js';
 
-/** A descriptor's description holds 1,024 characters: longer texts of what shard 1 found are cut. */
-const DETAIL_MAX = 1024;
-
-/** What shard 1 tells the others of the rostering data (none when the run has no rostering). */
+/** What shard 1 tells the others of the rostering data (none when the run has no rostering), within a marker's DETAIL_MAX: longer texts are cut. */
 export function sharedDetail(run: RosteringRun | undefined): string {
   const full: SharedRostering = { ...(run?.taken && Object.keys(run.taken).length ? { taken: run.taken } : {}), ...(run?.withheldFlows ? { withheldFlows: run.withheldFlows } : {}) };
   for (const width of [Infinity, 120, 60, 20]) {
