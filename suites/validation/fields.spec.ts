@@ -133,12 +133,10 @@ test.describe('types', () => {
     expect([got.startTime, got.endTime]).toEqual(['07:55:00', '15:05:00']);
   });
 
-  test('accepts the boolean spellings "true", 0 and 1', rule('data.validation.boolean-binding'), async ({ api, data }) => {
-    for (const value of ['true', 0, 1]) {
-      const body = await data.body('classPeriod', { officialAttendancePeriod: value });
-      const res = await api.post('classPeriods', body);
-      expect(res.status(), `officialAttendancePeriod ${JSON.stringify(value)}: ${await res.text()}`).toBe(201);
-      api.track(res.headers().location);
+  test('accepts the boolean spellings "true", "false", 1 and 0 as true, false, true and false', rule('data.validation.boolean-binding'), async ({ api, data }) => {
+    for (const [value, read] of [['true', true], ['false', false], [1, true], [0, false]] as const) {
+      const created = await data.create('classPeriod', { officialAttendancePeriod: value });
+      expect((await (await api.get(created.url)).json()).officialAttendancePeriod, `officialAttendancePeriod sent as ${JSON.stringify(value)}`).toBe(read);
     }
   });
 
@@ -149,10 +147,14 @@ test.describe('types', () => {
     }
   });
 
-  test('refuses a boolean value such as 2 with 400 data-validation-failed', rule('data.validation.boolean-binding'), async ({ api, data }) => {
-    const body = await data.body('classPeriod', { officialAttendancePeriod: 2 });
-    expect(paths(await expectProblem(await api.post('classPeriods', body), 'bad-request:data-validation-failed'))).toContain('$.officialAttendancePeriod');
-  });
+  // 2, text that holds a spelling with more around it ("xtrue", "truex"), a word no binding reads, and a
+  // list holding a boolean: none is a boolean.
+  for (const value of [2, 'xtrue', 'truex', 'yes', [true]]) {
+    test(`refuses the boolean value ${JSON.stringify(value)} with 400 data-validation-failed at its path`, rule('data.validation.boolean-binding'), async ({ api, data }) => {
+      const body = await data.body('classPeriod', { officialAttendancePeriod: value });
+      expect(paths(await expectProblem(await api.post('classPeriods', body), 'bad-request:data-validation-failed'))).toContain('$.officialAttendancePeriod');
+    });
+  }
 });
 
 test.describe('nullable members, arrays and extensions', () => {
