@@ -101,7 +101,7 @@ test.describe('numeric text in every place a number member sits', () => {
       // The judged standard has no such member (4.0 has no int64): nothing to send.
       if (!r) continue;
       const refusal = PAST_RANGE[kind];
-      const title = `takes numeric text in every ${kind} ${PLACES[place]} of ${r.name} as its number, GET returning numbers${refusal ? `, and refuses ${refusal} there with 400 at that member's path alone` : ''}`;
+      const title = `takes numeric text in every ${kind} ${PLACES[place]} of ${r.name} as its number, GET returning numbers${refusal ? `, and refuses ${refusal} there with 400 at that member's path` : ''}`;
       test(title, rule(RULE), async ({ api, data }) => {
         const body = await data.body(r.name, {}, { full: true, shared: true });
         const chosen = numberMembers(r, body).filter((n) => n.place === place && n.kind === kind);
