@@ -11,7 +11,7 @@ import type { CompiledResource } from '../../spec/model/compiled.js';
  * both upstream servers read it before validation at every depth, so a deployment that reads it
  * at the top level only refuses bodies upstream clients send. For each place a number member can
  * sit (a member, a nested object's member, a collection item's member, a reference's key, the key
- * of a reference inside a collection item) and each number type the judged standard has there,
+ * of a reference inside a nested object or a collection item) and each number type the judged standard has there,
  * the first resource of the model with one: every such member sent as text is read as its number
  * (GET returns numbers), and an integer sent as text past its type's range is refused at that
  * member's path (or at what holds it, or at the keys it must equal), never at another.
@@ -21,12 +21,13 @@ type NumberKind = 'int32' | 'int64' | 'double';
 const KINDS: readonly NumberKind[] = ['int32', 'int64', 'double'];
 const isNumberKind = (k: string): k is NumberKind => (KINDS as readonly string[]).includes(k);
 
-type Place = 'member' | 'object' | 'item' | 'reference' | 'item reference';
+type Place = 'member' | 'object' | 'item' | 'reference' | 'object reference' | 'item reference';
 const PLACES: Record<Place, string> = {
   member: 'member',
   object: 'member of a nested object',
   item: 'member of a collection item',
   reference: 'key of a reference',
+  'object reference': 'key of a reference inside a nested object',
   'item reference': 'key of a reference inside a collection item',
 };
 
@@ -45,12 +46,16 @@ function placesOf(r: CompiledResource): Set<string> {
   };
   walk(r.fields, 'member');
   for (const ref of r.references) {
-    // A reference of several keys, so a reading that drops the other keys is seen.
-    if (ref.fields.length < 2) continue;
-    for (const k of ref.fields) if (isNumberKind(k.kind)) found.add(`${ref.path.includes('[*]') ? 'item reference' : 'reference'}/${k.kind}`);
+    const place = referencePlace(ref.path);
+    // A reference of several keys at the top, so a reading that drops the other keys is seen.
+    if (place === 'reference' && ref.fields.length < 2) continue;
+    for (const k of ref.fields) if (isNumberKind(k.kind)) found.add(`${place}/${k.kind}`);
   }
   return found;
 }
+
+/** Where a reference sits, by its path (`$.a[*].bReference`, `$.a.bReference`, `$.bReference`). */
+const referencePlace = (path: string): Place => path.includes('[') ? 'item reference' : path.split('.').length > 2 ? 'object reference' : 'reference';
 
 /** The number members present in a body, with their place and type. */
 function numberMembers(r: CompiledResource, body: Record<string, unknown>): { member: Member; place: Place; kind: NumberKind }[] {
@@ -59,9 +64,10 @@ function numberMembers(r: CompiledResource, body: Record<string, unknown>): { me
     if (!kind || !isNumberKind(kind) || (m.field && 'readOnly' in m.field && m.field.readOnly)) return [];
     return [{ member: m, place: (m.depth === 'top' ? 'member' : m.depth) as Place, kind }];
   });
-  const keys = referenceKeysOf(r, body).flatMap((k) => isNumberKind(k.key.kind) && k.reference.fields.length > 1
-    ? [{ member: k as Member, place: (k.path.includes('[') ? 'item reference' : 'reference') as Place, kind: k.key.kind }]
-    : []);
+  const keys = referenceKeysOf(r, body).flatMap((k) => {
+    const place = referencePlace(k.reference.path);
+    return isNumberKind(k.key.kind) && (place !== 'reference' || k.reference.fields.length > 1) ? [{ member: k as Member, place, kind: k.key.kind }] : [];
+  });
   return [...own, ...keys];
 }
 
