@@ -2,6 +2,7 @@ import { test, expect } from '../_harness/data.js';
 import { resourceOf } from '../_harness/builders.js';
 import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
+import { asResponse, raw } from '../_harness/checks.js';
 
 /**
  * Where the seed is silent and both upstream servers agree (decisions #27, #28): numeric text,
@@ -80,6 +81,18 @@ test.describe('numeric ranges of the data standard', () => {
       const res = await api.post('staffs', body);
       if (ok) expect(res.status(), await res.text()).toBe(201);
       else expect(paths(await expectProblem(res, 'bad-request:data-validation-failed'))).toContain('$.yearsOfPriorProfessionalExperience');
+    });
+  }
+
+  // Past the largest double, in a member the data standard bounds by no precision (a money
+  // amount): no column holds it, and a JSON reader that takes it as Infinity must still refuse
+  // it. Written as text: JSON.stringify cannot write it.
+  for (const literal of ['1e400', '-1e400']) {
+    test(`refuses a discipline incident's incidentCost ${literal}, past the double range, with 400 at its path`, rule('data.validation.standard-ranges-400'), async ({ api, data }) => {
+      const text = JSON.stringify(await data.body('disciplineIncident', { incidentCost: 1.5 })).replace('"incidentCost":1.5', `"incidentCost":${literal}`);
+      expect(text).toContain(literal);
+      const res = asResponse(await raw('POST', api.url('disciplineIncidents'), api.headers({ 'Content-Type': 'application/json' }), text));
+      expect(paths(await expectProblem(res, 'bad-request:data-validation-failed'))).toContain('$.incidentCost');
     });
   }
 
