@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { isBlank } from './visible-text.js';
+import { stringifyExact } from '../http/exact-json.js';
 
 /**
  * Turns ajv errors into the seed's `validationErrors`: full JSON paths (`$.items[1].field`) to
@@ -53,6 +54,7 @@ function decode(instancePath: string): string[] {
   return instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
+/** `body` is the body as read, big integers exact (messages echo them digit for digit). */
 export function bodyErrors(errors: ErrorObject[], body: unknown): ValidationErrors {
   const out: ValidationErrors = {};
   const add = (path: string, message: string) => {
@@ -89,10 +91,10 @@ export function bodyErrors(errors: ErrorObject[], body: unknown): ValidationErro
         break;
       }
       case 'type':
-        add(jsonPath(segments), `The value ${shown(String(JSON.stringify(value)))} is not valid for ${prop}; expected ${(e.params as { type: string }).type}.`);
+        add(jsonPath(segments), `The value ${shown(String(stringifyExact(value)))} is not valid for ${prop}; expected ${(e.params as { type: string }).type}.`);
         break;
       case 'enum':
-        add(jsonPath(segments), `The value ${shown(String(JSON.stringify(value)))} is not valid for ${prop}.`);
+        add(jsonPath(segments), `The value ${shown(String(stringifyExact(value)))} is not valid for ${prop}.`);
         break;
       case 'minimum':
       case 'maximum':

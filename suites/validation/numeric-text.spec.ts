@@ -3,6 +3,8 @@ import { rule } from '../_harness/rules.js';
 import { expectProblem } from '../_harness/problem.js';
 import { changed, membersOf, referenceKeysOf, valueAt, type Member } from '../_harness/members.js';
 import { model } from '../_harness/judged-model.js';
+import { newEducationOrganizationId } from '../_harness/builders.js';
+import { asResponse, raw } from '../_harness/checks.js';
 import type { Fields } from '../../spec/model/dsl.js';
 import type { CompiledResource } from '../../spec/model/compiled.js';
 
@@ -125,9 +127,31 @@ test.describe('numeric text in every place a number member sits', () => {
         const problem = await expectProblem(await api.post(r.endpoint, holderFirst(past.body, first.member.path)), 'bad-request:data-validation-failed');
         const reported = Object.keys(problem.validationErrors ?? {});
         expect(reported, `${first.member.path} sent as "${refusal}"`).toContain(first.member.path);
+        expect(problem.validationErrors?.[first.member.path]?.length, `messages at ${first.member.path}`).toBeGreaterThan(0);
         const allowed = refusalPaths(r, body, first.member.path);
         expect(reported.filter((p) => !allowed.has(p)), `paths reported for ${first.member.path} alone, other than it, what holds it and the keys it must equal`).toEqual([]);
       });
     }
   }
+});
+
+test.describe('numbers read exactly, text left as text', () => {
+  // 1.0000000000000001 is no integer, though a JavaScript number reads it as 1: both upstream
+  // servers read the literal, not a rounding of it (decision #28: numbers outside the member's type).
+  test('refuses a number literal that only rounds to an integer (1.0000000000000001) in an int32 member with 400 at its path', rule(RULE), async ({ api, data }) => {
+    const text = JSON.stringify(await data.body('academicWeek', { totalInstructionalDays: 5 })).replace('"totalInstructionalDays":5', '"totalInstructionalDays":1.0000000000000001');
+    expect(text).toContain('1.0000000000000001');
+    const res = asResponse(await raw('POST', api.url('academicWeeks'), api.headers({ 'Content-Type': 'application/json' }), text));
+    expect(Object.keys((await expectProblem(res, 'bad-request:data-validation-failed')).validationErrors ?? {})).toContain('$.totalInstructionalDays');
+  });
+
+  // Only number members are read as numbers: digits in a string key stay the text written, in
+  // the record and in the reference naming it.
+  test('returns digits written to a string key, and to the reference key naming it, as the text written', rule('data.upsert.fields-round-trip'), async ({ api, data }) => {
+    const code = String(newEducationOrganizationId());
+    const calendar = await data.create('calendar', { calendarCode: code });
+    const date = await data.create('calendarDate', { calendarReference: data.referenceTo(calendar) });
+    expect((await (await api.get(calendar.url)).json() as { calendarCode: unknown }).calendarCode).toBe(code);
+    expect((await (await api.get(date.url)).json() as { calendarReference: { calendarCode: unknown } }).calendarReference.calendarCode).toBe(code);
+  });
 });

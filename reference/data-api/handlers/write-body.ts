@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { CompiledResource } from '../../../spec/model/compiled.js';
 import { parseJson, readText, requireJsonContentType } from '../../http/body.js';
-import { INT64_MAX, INT64_MIN, bigIntegers, stringifyExact } from '../../http/exact-json.js';
+import { bigIntegers, stringifyExact } from '../../http/exact-json.js';
 import { Problem } from '../../http/problems.js';
 import type { DataApi } from '../context.js';
 import { contentErrors } from '../content-checks.js';
@@ -28,13 +28,13 @@ export async function readWriteBody(api: DataApi, ctx: Context, resource: Compil
       errors: ["Resource identifiers cannot be assigned by the client. The 'id' property should not be included in the request body."],
     });
   }
-  // Integers beyond int64 are refused; exact big integers are validated as numbers.
-  const big = bigIntegers(body);
+  // Exact big integers are validated as numbers. Each number member's range was judged by
+  // normalizeBody; a big integer anywhere else is an unknown member's, ignored (decisions #16),
+  // or in a member of another type, which the schema refuses by its type.
   const validationErrors: ValidationErrors = { ...numberErrors };
-  for (const b of big) if (!validationErrors[b.path] && (b.value > INT64_MAX || b.value < INT64_MIN)) validationErrors[b.path] = [`${b.path.split('.').pop()!.replace(/\[\d+\]$/, '')} Value is outside the range of int64.`];
-  const checked = big.length ? JSON.parse(stringifyExact(body)) as unknown : body;
+  const checked = bigIntegers(body).length ? JSON.parse(stringifyExact(body)) as unknown : body;
   const { errors, complete } = api.validator.validate(operationId, { query: {}, body: checked });
-  for (const [path, messages] of Object.entries(bodyErrors(errors, checked))) if (!validationErrors[path]) validationErrors[path] = messages;
+  for (const [path, messages] of Object.entries(bodyErrors(errors, body))) if (!validationErrors[path]) validationErrors[path] = messages;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw dataValidationFailed({ $: ['The request body must be a JSON object.'] });
   }
