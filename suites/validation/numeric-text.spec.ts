@@ -13,10 +13,11 @@ import type { CompiledResource } from '../../spec/model/compiled.js';
  * both upstream servers read it before validation at every depth, so a deployment that reads it
  * at the top level only refuses bodies upstream clients send. For each place a number member can
  * sit (a member, a nested object's member, a collection item's member, a reference's key, the key
- * of a reference inside a nested object or a collection item) and each number type the judged standard has there,
- * the first resource of the model with one: every such member sent as text is read as its number
- * (GET returns numbers), and an integer sent as text past its type's range is refused at that
- * member's path (or at what holds it, or at the keys it must equal), never at another.
+ * of a reference inside a nested object or a collection item) and each number type the judged
+ * standard has there, the first resource of the model with one: every such member sent as text is
+ * read as its number (GET returns numbers), and an integer sent as text past its type's range is
+ * refused at that member's path (or at what holds it, or at the keys it must equal), never at
+ * another.
  */
 const RULE = 'data.validation.numeric-text-as-number';
 type NumberKind = 'int32' | 'int64' | 'double';
