@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { forgetTimeouts, mergeModules, type IncrementalReport } from './merge-incremental.js';
+import { assertRangeable, forgetTimeouts, mergeModules, type IncrementalReport } from './merge-incremental.js';
 
 // tests('x0', 'y1'): family x is test 0, family y test 1.
 const tests = (...names: string[]) => Object.fromEntries(names.map(([n, id]) => [`families/${n}.txt`, { tests: [{ id, name: `families/${n}.txt` }], source: n }]));
@@ -68,4 +68,12 @@ test('mergeModules, ranged: the judged mutants replace their namesakes, the modu
   assert.deepEqual(merged.map((m) => [m.location?.start.line, m.status]), [[2, 'Killed'], [1, 'Killed']]);
   assert.equal(new Set(merged.map((m) => m.id)).size, 2);
   assert.throws(() => mergeModules(group, { ...narrowed, files: { 'a.ts': { ...narrowed.files['a.ts'], source: 't' } } }, ['a.ts'], true), /changed since/);
+});
+
+test('assertRangeable: a ranged run is refused before it starts when the module\'s code differs from the recorded results; unrecorded modules and unchanged code pass', () => {
+  const group: IncrementalReport = { files: { 'a.ts': { source: 's', mutants: [] } }, testFiles: {} };
+  assert.throws(() => assertRangeable(group, 'a.ts', 't'), /a\.ts changed since its results were recorded/);
+  assert.doesNotThrow(() => assertRangeable(group, 'a.ts', 's'));
+  assert.doesNotThrow(() => assertRangeable(group, 'b.ts', 't'));
+  assert.doesNotThrow(() => assertRangeable(undefined, 'a.ts', 't'));
 });

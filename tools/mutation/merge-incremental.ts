@@ -37,6 +37,16 @@ const namesById = (report: IncrementalReport) => {
  * those replace their namesakes (same place, mutator and replacement) and the rest are kept; both
  * runs must then have read the same source.
  */
+/**
+ * Some mutants of a module can only be judged against results recorded for the module's code as
+ * it is: a ranged run of a changed module is refused (run.ts asks before starting Stryker, so
+ * the refusal costs a second, not the run).
+ */
+export function assertRangeable(group: IncrementalReport | undefined, module: string, source: string | undefined): void {
+  const before = group?.files[module];
+  if (before && before.source !== source) throw new Error(`${module} changed since its results were recorded: judge the whole module, not some of its mutants`);
+}
+
 export function mergeModules(group: IncrementalReport | undefined, narrowed: IncrementalReport, modules: string[], ranged = false): IncrementalReport {
   if (!group) return narrowed;
   for (const m of modules) if (!narrowed.files[m]) throw new Error(`the narrowed run's report has no results for ${m}`);
@@ -60,7 +70,7 @@ export function mergeModules(group: IncrementalReport | undefined, narrowed: Inc
       files[m] = { ...narrowed.files[m], mutants: judged };
       continue;
     }
-    if (before.source !== narrowed.files[m].source) throw new Error(`${m} changed since its results were recorded: judge the whole module, not some of its mutants`);
+    assertRangeable(group, m, narrowed.files[m].source);
     const same = (a: Mutant, b: Mutant) => a.mutatorName === b.mutatorName && a.replacement === b.replacement
       && a.location?.start.line === b.location?.start.line && a.location?.start.column === b.location?.start.column;
     // Fresh ids past the group's, so no two mutants of the file share one.

@@ -36,7 +36,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { writeManifests } from './suites/manifests.js';
 import { lineMap } from './line-map.js';
-import { forgetTimeouts, mergeModules, type IncrementalReport } from './merge-incremental.js';
+import { assertRangeable, forgetTimeouts, mergeModules, type IncrementalReport } from './merge-incremental.js';
 
 const GOAL = 85;
 const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
@@ -77,6 +77,7 @@ for (const group of reportOnly ? [] : chosen.length ? chosen : Object.keys(group
   const incremental = here(`incremental/${unit ? '' : 'suites/'}${group}.json`);
   if (retestTimeouts && existsSync(incremental)) forgetTimeouts(incremental, onlyFile ? [onlyFile] : groups[group].mutate);
   const before = onlyFile !== undefined && existsSync(incremental) ? JSON.parse(readFileSync(incremental, 'utf8')) as IncrementalReport : undefined;
+  if (ranges && onlyFile !== undefined) assertRangeable(before, onlyFile, readFileSync(here(`../../${onlyFile}`), 'utf8'));
   const run = spawnSync(here('../../node_modules/.bin/stryker'), ['run', here('stryker.config.mjs')], {
     stdio: 'inherit',
     env: {
