@@ -32,12 +32,6 @@ const namesById = (report: IncrementalReport) => {
 };
 
 /**
- * `group` with `modules` replaced by their entries in `narrowed` (which also brings today's test
- * files). `ranged`: the narrowed run judged only some mutants of each module (`--mutants`), so
- * those replace their namesakes (same place, mutator and replacement) and the rest are kept; both
- * runs must then have read the same source.
- */
-/**
  * Some mutants of a module can only be judged against results recorded for the module's code as
  * it is: a ranged run of a changed module is refused (run.ts asks before starting Stryker, so
  * the refusal costs a second, not the run).
@@ -47,6 +41,12 @@ export function assertRangeable(group: IncrementalReport | undefined, module: st
   if (before && before.source !== source) throw new Error(`${module} changed since its results were recorded: judge the whole module, not some of its mutants`);
 }
 
+/**
+ * `group` with `modules` replaced by their entries in `narrowed` (which also brings today's test
+ * files). `ranged`: the narrowed run judged only some mutants of each module (`--mutants`), so
+ * those replace their namesakes (same place, mutator and replacement) and the rest are kept; both
+ * runs must then have read the same source.
+ */
 export function mergeModules(group: IncrementalReport | undefined, narrowed: IncrementalReport, modules: string[], ranged = false): IncrementalReport {
   if (!group) return narrowed;
   for (const m of modules) if (!narrowed.files[m]) throw new Error(`the narrowed run's report has no results for ${m}`);
