@@ -20,6 +20,9 @@ test.describe('GET /core/<resource>/deletes', () => {
     const created = await data.create('academicWeek');
     expect((await api.delete(created.url)).status()).toBe(204);
     expect(await eventsOf(api, 'academicWeeks', 'deletes', [created.id, created.body.weekIdentifier as string], window)).not.toEqual([]);
+    const res = await api.get(`academicWeeks/deletes?${window}`);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type'], 'a JSON array, as JSON').toMatch(/^application\/json/);
   });
 
   test('shapes each item as {id, changeVersion, keyValues}', rule('data.change-queries.deletes-item-shape'), async ({ api, data }) => {
@@ -108,6 +111,19 @@ test.describe('Total-Count on the feeds', () => {
       }
     }
   });
+
+  test('matches the totalCount value case-insensitively on /deletes and /keyChanges', rule('data.query-paging.boolean-values-case-insensitive'), async ({ api }) => {
+    for (const feed of ['deletes', 'keyChanges']) {
+      for (const value of ['TRUE', 'True']) {
+        const res = await api.get(`classPeriods/${feed}?limit=1&totalCount=${value}`);
+        expect(res.status(), `${feed}?totalCount=${value}`).toBe(200);
+        expect(res.headers()['total-count'], `${feed}?totalCount=${value}`).toMatch(/^\d+$/);
+      }
+      const res = await api.get(`classPeriods/${feed}?limit=1&totalCount=FALSE`);
+      expect(res.status(), `${feed}?totalCount=FALSE`).toBe(200);
+      expect(res.headers()['total-count'], `${feed}?totalCount=FALSE`).toBeUndefined();
+    }
+  });
 });
 
 test.describe('GET /core/<resource>/keyChanges', () => {
@@ -117,6 +133,9 @@ test.describe('GET /core/<resource>/keyChanges', () => {
     const renamed = `${created.body.classPeriodName as string}r`;
     expect((await api.put(created.url, { ...created.body, classPeriodName: renamed })).status()).toBe(204);
     expect(await eventsOf(api, 'classPeriods', 'keyChanges', [created.id, renamed], window)).not.toEqual([]);
+    const res = await api.get(`classPeriods/keyChanges?${window}`);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type'], 'a JSON array, as JSON').toMatch(/^application\/json/);
   });
 
   test('shapes each item as {id, changeVersion, oldKeyValues, newKeyValues}', rule('data.change-queries.key-changes-item-shape'), async ({ api, data }) => {

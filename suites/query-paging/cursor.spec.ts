@@ -62,6 +62,30 @@ test.describe('cursor paging', () => {
     expect((await partitionTokens(api, g.query, 5)).length).toBe(2);
   });
 
+  test('gives no page tokens when a second filter or the change-version window matches nothing of what the first filter finds', rule('data.query-paging.cursor-paging'), async ({ api, data }) => {
+    const g = await group(data, 3);
+    expect(await partitionTokens(api, g.query, 3), 'the group alone').toHaveLength(3);
+    const newest = ((await (await api.get(`${target.dataApi.baseUrl}/changeQueries/v1/availableChangeVersions`)).json()) as { newestChangeVersion: number }).newestChangeVersion;
+    for (const narrower of [`codeValue=${unique('none')}`, `MinChangeVersion=${newest + 1}`]) {
+      expect(await partitionTokens(api, `${g.query}&${narrower}`, 3), narrower).toEqual([]);
+    }
+  });
+
+  test('answers /partitions as application/json', rule('data.query-paging.cursor-paging'), async ({ api, data }) => {
+    const g = await group(data, 1);
+    const res = await api.get(`${resource}/partitions?${g.query}&number=1`);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toMatch(/^application\/json/);
+  });
+
+  test('matches the names of /partitions parameters case-insensitively', rule('data.query-paging.parameter-names-case-insensitive'), async ({ api, data }) => {
+    const g = await group(data, 2);
+    const namespace = g.query.split('=')[1];
+    const res = await api.get(`${resource}/partitions?NAMESPACE=${namespace}&NUMBER=2&minchangeversion=0&MAXCHANGEVERSION=999999999999`);
+    expect(res.status(), await res.text()).toBe(200);
+    expect(((await res.json()) as { pageTokens: string[] }).pageTokens).toHaveLength(2);
+  });
+
   test('sends Next-Page-Token on every non-empty limit/offset page, and the token continues after that page', rule('data.query-paging.cursor-paging'), async ({ api, data }) => {
     const g = await group(data, 9);
     const first = await api.get(`${resource}?${g.query}&limit=4`);

@@ -98,9 +98,16 @@ test.describe('GET collection', () => {
     await expectProblem(await api.get(`${resource}?offset=-1`), 'bad-request:parameter-validation-failed');
   });
 
-  test('says that limit must be omitted or between 0 and the maximum when it is out of range', rule('data.query-paging.limit-message-wording'), async ({ api }) => {
+  test('says that limit must be omitted or between 0 and the maximum when it is out of range, below or above', rule('data.query-paging.limit-message-wording'), async ({ api }) => {
+    for (const limit of [-1, max + 1]) {
+      const problem = await expectProblem(await api.get(`${resource}?limit=${limit}`), 'bad-request:parameter-validation-failed');
+      expect(problem.errors?.some((e) => new RegExp(`^Limit must be (omitted or set to )?a value between 0 and ${max}\\.$`).test(e)), `limit=${limit}: ${JSON.stringify(problem.errors)}`).toBe(true);
+    }
+  });
+
+  test('words the parameter-validation detail "The request construction was invalid."', rule('data.errors.detail-wording'), async ({ api }) => {
     const problem = await expectProblem(await api.get(`${resource}?limit=${max + 1}`), 'bad-request:parameter-validation-failed');
-    expect(problem.errors?.some((e) => new RegExp(`^Limit must be (omitted or set to )?a value between 0 and ${max}\\.$`).test(e)), JSON.stringify(problem.errors)).toBe(true);
+    expect(problem.detail).toBe('The request construction was invalid.');
   });
 
   test('matches query parameter names case-insensitively', rule('data.query-paging.parameter-names-case-insensitive'), async ({ api, data }) => {

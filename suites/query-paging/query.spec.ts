@@ -1,7 +1,9 @@
-import { test, expect } from '../_harness/data.js';
-import { resourceOf, type Created } from '../_harness/builders.js';
+import { test, expect, target } from '../_harness/data.js';
+import { newEducationOrganizationId, resourceOf, type Created } from '../_harness/builders.js';
+import { unique } from '../_harness/fixtures.js';
 import { expectProblem } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
+import { notInStandard } from '../_harness/standard-applicability.js';
 
 /** Equality search: one query parameter per scalar property (plus id), reference keys by bare name. */
 const valueAt = (created: Created, name: string): unknown => {
@@ -31,6 +33,36 @@ test.describe('query parameters of GET collection', () => {
     const a = await data.create('academicWeek');
     await data.create('academicWeek', { schoolReference: a.body.schoolReference });
     expect(await idsOf(await api.get(`academicWeeks?id=${a.id}`))).toEqual([a.id]);
+  });
+
+  test('answers a query by id and another member, in either order, with exactly the record of that id', rule('data.query-paging.property-equality-filter'), async ({ api, data }) => {
+    const a = await data.create('academicWeek');
+    const b = await data.create('academicWeek', { schoolReference: a.body.schoolReference });
+    const schoolId = (a.body.schoolReference as { schoolId: number }).schoolId;
+    for (const query of [`schoolId=${schoolId}&id=${b.id}`, `id=${b.id}&schoolId=${schoolId}`]) {
+      expect(await idsOf(await api.get(`academicWeeks?${query}`)), query).toEqual([b.id]);
+    }
+  });
+
+  test('finds a record by a string member holding boolean text exactly as written (TRUE, False)', rule('data.query-paging.property-equality-filter'), async ({ api, data }) => {
+    const namespace = encodeURIComponent(`${target.testData.namespacePrefix}/${unique('bt')}`);
+    for (const codeValue of ['TRUE', 'False']) {
+      const { id } = await data.newDescriptor('academicSubject', { namespace: decodeURIComponent(namespace), codeValue });
+      for (const query of [`codeValue=${codeValue}&namespace=${namespace}`, `namespace=${namespace}&codeValue=${codeValue}`]) {
+        expect(await idsOf(await api.get(`academicSubjectDescriptors?${query}`)), query).toEqual([id]);
+      }
+    }
+  });
+
+  test('matches an int64 member past 2^53 by its exact value: the next integer finds nothing', rule('data.query-paging.property-equality-filter'), async ({ api, data }) => {
+    if (resourceOf('academicWeek').queryFields.schoolId.kind !== 'int64') notInStandard('int64 schoolId');
+    // 2^53 + 4k: a double holds it exactly, and the next integer (which a double cannot hold)
+    // rounds to it, so a reading that goes through a double matches the neighbour too.
+    const schoolId = 2 ** 53 + 4 * newEducationOrganizationId();
+    const school = await data.school({ schoolId });
+    const week = await data.create('academicWeek', { schoolReference: data.referenceTo(school) });
+    expect(await idsOf(await api.get(`academicWeeks?schoolId=${schoolId}`)), 'the value itself').toEqual([week.id]);
+    expect(await idsOf(await api.get(`academicWeeks?schoolId=${BigInt(schoolId) + 1n}`)), 'the next integer').toEqual([]);
   });
 
   test('restricts the collection by date-valued properties', rule('data.query-paging.property-equality-filter', 'data.query-paging.query-parameter-types'), async ({ api, data }) => {
