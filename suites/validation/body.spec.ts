@@ -2,6 +2,7 @@ import { test, expect } from '../_harness/data.js';
 import { asResponse, raw, type RawResponse } from '../_harness/checks.js';
 import { expectProblem, expectProblemUnder } from '../_harness/problem.js';
 import { rule } from '../_harness/rules.js';
+import { notApplicable } from '../_harness/capabilities.js';
 
 /**
  * Request bodies: JSON in UTF-8 with Content-Type application/json (seed Endpoints, Errors).
@@ -120,6 +121,22 @@ test.describe('write bodies', () => {
     }
     const query = `academicWeeks?weekIdentifier=${encodeURIComponent(String(body.weekIdentifier))}`;
     expect(await (await api.get(query)).json(), 'nothing stored under the wrapped body\'s key').toEqual([]);
+  });
+
+  // Either type is conformant for a body that is no object (decision 38); one answered as a data
+  // validation failure carries that failure's upstream detail.
+  test('words the detail of a body that is not an object, when refused as data-validation-failed, "Data validation failed. See \'validationErrors\' for details."', rule('data.errors.detail-wording'), async ({ api, data }) => {
+    const body = await data.body('academicWeek');
+    let judged = 0;
+    for (const [what, text] of notObject(JSON.stringify(body))) {
+      const res = await raw('POST', api.url('academicWeeks'), api.headers(json), text);
+      if (res.status() < 300 && res.headers().location) api.track(res.headers().location);
+      const problem = (await res.json().catch(() => undefined)) as { type?: string; detail?: string } | undefined;
+      if (!problem?.type?.endsWith(':bad-request:data-validation-failed')) continue;
+      judged++;
+      expect(problem.detail, what).toBe("Data validation failed. See 'validationErrors' for details.");
+    }
+    if (!judged) notApplicable('every body that is not an object was refused as bad-request, not data-validation-failed');
   });
 
   test('refuses a PUT body that is valid JSON but not an object with 400 bad-request or one of its sub-types, leaving the record unchanged', rule('data.validation.non-object-body-400'), async ({ api, data }) => {
