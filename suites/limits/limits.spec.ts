@@ -8,7 +8,8 @@ import { expectProblem, type ProblemBody } from '../_harness/problem.js';
 import { check, checkNotApplicable, exercised, rule } from '../_harness/rules.js';
 import { soleEntry } from '../authentication/_support/causes.js';
 import { allowWaiting, issuerSigned, leeway, obtainToken, shortLivedClient, sleep, waitOut, waitUntilNearEnd } from '../authentication/_support/expiry.js';
-import { resourceOf } from '../_harness/builders.js';
+import { descriptorBody, resourceOf } from '../_harness/builders.js';
+import { unique } from '../_harness/fixtures.js';
 import { notInStandard } from '../_harness/standard-applicability.js';
 
 /** The seed's Limits table: page size, integer ranges, token lifetime, school years, lengths. */
@@ -83,6 +84,33 @@ test.describe('page size', () => {
     const { maximum, get } = await loweredMaximum(api, request);
     for (const limit of aboveLowered(maximum)) expectRangeNamed(await expectProblem(await get(limit), 'bad-request:parameter-validation-failed'), maximum);
   });
+
+  // One more record than the lowered maximum, in a namespace of their own: a page without limit,
+  // by offset or by page token, holds at most the maximum (the test's records alone are counted).
+  test('returns at most a lowered maximum page size when limit is omitted, by offset and by page token', rule('data.query-paging.default-page-size'), async ({ api, request }) => {
+    const lowered = await loweredApi(api, request);
+    const namespace = `${target.testData.namespacePrefix}/${unique('lp')}`;
+    const query = `namespace=${encodeURIComponent(namespace)}`;
+    const made: string[] = [];
+    try {
+      for (let i = 0; i <= lowered.maximum; i++) {
+        const res = await lowered.post('academicSubjectDescriptors', descriptorBody('academicSubject', { namespace }));
+        expect(res.status(), await res.text()).toBe(201);
+        made.push(res.headers().location);
+      }
+      const page = await lowered.get(`academicSubjectDescriptors?${query}`);
+      expect(page.status()).toBe(200);
+      expect(await idsOf(page), 'by offset').toBe(lowered.maximum);
+      if (!target.capabilities?.cursorPaging) return;
+      const tokens = ((await (await lowered.get(`academicSubjectDescriptors/partitions?${query}&number=1`)).json()) as { pageTokens: string[] }).pageTokens;
+      expect(tokens).toHaveLength(1);
+      const byToken = await lowered.get(`academicSubjectDescriptors?${query}&pageToken=${encodeURIComponent(tokens[0])}`);
+      expect(byToken.status(), await byToken.text()).toBe(200);
+      expect(await idsOf(byToken), 'by page token, without pageSize').toBeLessThanOrEqual(lowered.maximum);
+    } finally {
+      for (const url of made.reverse()) await lowered.delete(url);
+    }
+  });
 });
 
 /** Limits above a lowered maximum: one above it, and the default maximum 500. */
@@ -94,6 +122,21 @@ const aboveLowered = (maximum: number) => [...new Set([maximum + 1, 500])];
  */
 async function loweredMaximum(api: { get: (path: string) => Promise<HttpResponse> }, request: HttpClient): Promise<{ maximum: number; get: (limit: number) => Promise<HttpResponse> }> {
   return max < 500 ? { maximum: max, get: (limit: number) => api.get(`academicSubjectDescriptors?limit=${limit}`) } : loweredDeployment(request);
+}
+
+/** Where the maximum is lowered, as loweredMaximum finds it: reads, writes and deletes by path or URL. */
+async function loweredApi(api: { get: (path: string) => Promise<HttpResponse>; post: (path: string, body: Record<string, unknown>) => Promise<HttpResponse>; delete: (path: string) => Promise<HttpResponse> }, request: HttpClient) {
+  if (max < 500) return { maximum: max, get: api.get.bind(api), post: api.post.bind(api), delete: api.delete.bind(api) };
+  const lowered = capability('loweredPageSize');
+  const token = await fetchToken(request, { ...target, dataApi: { ...target.dataApi, baseUrl: lowered.baseUrl } }, credentials(target.clients.primary)!);
+  const headers = { Authorization: `Bearer ${token}` };
+  const url = (path: string) => (/^https?:/.test(path) ? path : `${lowered.baseUrl}/data/v3/${target.dataApi.namespaceSegment}/${path}`);
+  return {
+    maximum: lowered.pageSizeMaximum,
+    get: (path: string) => request.get(url(path), { headers }),
+    post: (path: string, body: Record<string, unknown>) => request.post(url(path), { headers: { ...headers, 'Content-Type': 'application/json' }, data: body }),
+    delete: (path: string) => request.delete(url(path), { headers }),
+  };
 }
 
 /** The second deployment whose host lowered the maximum page size (capability loweredPageSize). */
