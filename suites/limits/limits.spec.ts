@@ -116,16 +116,20 @@ test.describe('page size', () => {
 /** Limits above a lowered maximum: one above it, and the default maximum 500. */
 const aboveLowered = (maximum: number) => [...new Set([maximum + 1, 500])];
 
-/**
- * Where the maximum is lowered: the target itself, if its maximum is below 500; else its second
- * deployment (capability loweredPageSize), with a token fetched for it.
- */
-async function loweredMaximum(api: { get: (path: string) => Promise<HttpResponse> }, request: HttpClient): Promise<{ maximum: number; get: (limit: number) => Promise<HttpResponse> }> {
-  return max < 500 ? { maximum: max, get: (limit: number) => api.get(`academicSubjectDescriptors?limit=${limit}`) } : loweredDeployment(request);
+type LoweredTarget = { get: (path: string) => Promise<HttpResponse>; post: (path: string, body: Record<string, unknown>) => Promise<HttpResponse>; delete: (path: string) => Promise<HttpResponse> };
+
+/** Limits of the collection read where the maximum is lowered (loweredApi). */
+async function loweredMaximum(api: LoweredTarget, request: HttpClient): Promise<{ maximum: number; get: (limit: number) => Promise<HttpResponse> }> {
+  const lowered = await loweredApi(api, request);
+  return { maximum: lowered.maximum, get: (limit: number) => lowered.get(`academicSubjectDescriptors?limit=${limit}`) };
 }
 
-/** Where the maximum is lowered, as loweredMaximum finds it: reads, writes and deletes by path or URL. */
-async function loweredApi(api: { get: (path: string) => Promise<HttpResponse>; post: (path: string, body: Record<string, unknown>) => Promise<HttpResponse>; delete: (path: string) => Promise<HttpResponse> }, request: HttpClient) {
+/**
+ * Where the maximum is lowered: the target itself, if its maximum is below 500; else its second
+ * deployment (capability loweredPageSize), with a token fetched for it. Reads, writes and deletes
+ * by path or by URL.
+ */
+async function loweredApi(api: LoweredTarget, request: HttpClient): Promise<LoweredTarget & { maximum: number }> {
   if (max < 500) return { maximum: max, get: api.get.bind(api), post: api.post.bind(api), delete: api.delete.bind(api) };
   const lowered = capability('loweredPageSize');
   const token = await fetchToken(request, { ...target, dataApi: { ...target.dataApi, baseUrl: lowered.baseUrl } }, credentials(target.clients.primary)!);
@@ -137,14 +141,6 @@ async function loweredApi(api: { get: (path: string) => Promise<HttpResponse>; p
     post: (path: string, body: Record<string, unknown>) => request.post(url(path), { headers: { ...headers, 'Content-Type': 'application/json' }, data: body }),
     delete: (path: string) => request.delete(url(path), { headers }),
   };
-}
-
-/** The second deployment whose host lowered the maximum page size (capability loweredPageSize). */
-async function loweredDeployment(request: HttpClient): Promise<{ maximum: number; get: (limit: number) => Promise<HttpResponse> }> {
-  const lowered = capability('loweredPageSize');
-  const token = await fetchToken(request, { ...target, dataApi: { ...target.dataApi, baseUrl: lowered.baseUrl } }, credentials(target.clients.primary)!);
-  const get = (limit: number) => request.get(`${lowered.baseUrl}/data/v3/${target.dataApi.namespaceSegment}/academicSubjectDescriptors?limit=${limit}`, { headers: { Authorization: `Bearer ${token}` } });
-  return { maximum: lowered.pageSizeMaximum, get };
 }
 
 test.describe('integer and string ranges', () => {
