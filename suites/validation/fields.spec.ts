@@ -4,6 +4,7 @@ import { check, rule } from '../_harness/rules.js';
 import { model } from '../_harness/judged-model.js';
 import { notInStandard } from '../_harness/standard-applicability.js';
 import { LONG, meetingTimes } from '../_harness/long-collections.js';
+import type { CollectionField, ScalarField } from '../../spec/model/dsl.js';
 
 /** LONG meeting times, the last without `member` (every other item valid). */
 function lastLacking(member: 'startTime' | 'endTime') {
@@ -46,6 +47,16 @@ test.describe('required members and lengths', () => {
     const body = await data.body('academicWeek', { weekIdentifier: 'w'.repeat(81) });
     const problem = await expectProblem(await api.post('academicWeeks', body), 'bad-request:data-validation-failed');
     expect(problem.validationErrors?.['$.weekIdentifier']).toEqual(['weekIdentifier Value should be at most 80 characters']);
+  });
+
+  // The member's own name, not its collection's: the path's last name.
+  test('words the message for a too-long string in a collection item with the item member\'s name', rule('data.validation.max-length-message-wording'), async ({ api, data }) => {
+    const item = (model.byName.get('course')!.fields.identificationCodes as CollectionField).item.identificationCode as ScalarField;
+    const max = item.maxLength!;
+    const body = await data.body('course');
+    const [first, ...rest] = body.identificationCodes as Record<string, unknown>[];
+    const problem = await expectProblem(await api.post('courses', { ...body, identificationCodes: [{ ...first, identificationCode: 'c'.repeat(max + 1) }, ...rest] }), 'bad-request:data-validation-failed');
+    expect(problem.validationErrors?.['$.identificationCodes[0].identificationCode']).toEqual([`identificationCode Value should be at most ${max} characters`]);
   });
 
   test('refuses a nested object lacking a required member with 400 at the nested path', rule('data.validation.nested-required-missing-400'), async ({ api, data }) => {
