@@ -45,10 +45,11 @@ test.describe('query parameters of GET collection', () => {
   });
 
   test('finds a record by a string member holding boolean text exactly as written (TRUE, False)', rule('data.query-paging.property-equality-filter'), async ({ api, data }) => {
-    const namespace = encodeURIComponent(`${target.testData.namespacePrefix}/${unique('bt')}`);
+    const namespace = `${target.testData.namespacePrefix}/${unique('bt')}`;
+    const ns = encodeURIComponent(namespace);
     for (const codeValue of ['TRUE', 'False']) {
-      const { id } = await data.newDescriptor('academicSubject', { namespace: decodeURIComponent(namespace), codeValue });
-      for (const query of [`codeValue=${codeValue}&namespace=${namespace}`, `namespace=${namespace}&codeValue=${codeValue}`]) {
+      const { id } = await data.newDescriptor('academicSubject', { namespace, codeValue });
+      for (const query of [`codeValue=${codeValue}&namespace=${ns}`, `namespace=${ns}&codeValue=${codeValue}`]) {
         expect(await idsOf(await api.get(`academicSubjectDescriptors?${query}`)), query).toEqual([id]);
       }
     }
