@@ -87,8 +87,12 @@ export async function expectEachRefused(api: DataClient, endpoint: string, field
 }
 
 /** Whether `fields` has a member `wanted` picks, at any depth (nested objects and collection items included). */
-export const hasMember = (fields: Fields, wanted: (f: Field) => boolean): boolean => Object.values(fields).some((f) =>
-  wanted(f) || (f.kind === 'object' && hasMember(f.fields, wanted)) || (f.kind === 'collection' && hasMember(f.item, wanted)));
+export const hasMember = (fields: Fields, wanted: (f: Field, name: string) => boolean): boolean => Object.entries(fields).some(([name, f]) =>
+  wanted(f, name) || (f.kind === 'object' && hasMember(f.fields, wanted)) || (f.kind === 'collection' && hasMember(f.item, wanted)));
+
+/** A writable string member's maximum length, where the body holds it as a string (undefined otherwise). */
+export const stringMaxOf = (m: Member): number | undefined =>
+  (m.field?.kind === 'string' && !m.field.readOnly && typeof m.parent[m.name] === 'string' ? m.field.maxLength : undefined);
 
 /** Member names that must equal a reference's member (key unification): changed alone, they would no longer match. */
 export const unifiedNames = (resource: string): Set<string> =>

@@ -4,6 +4,7 @@ import { check, rule } from '../_harness/rules.js';
 import { model } from '../_harness/judged-model.js';
 import { notInStandard } from '../_harness/standard-applicability.js';
 import { LONG, meetingTimes } from '../_harness/long-collections.js';
+import { changed, hasMember, stringMaxOf, type Member } from '../_harness/members.js';
 import type { CollectionField, ScalarField } from '../../spec/model/dsl.js';
 
 /** LONG meeting times, the last without `member` (every other item valid). */
@@ -57,6 +58,28 @@ test.describe('required members and lengths', () => {
     const [first, ...rest] = body.identificationCodes as Record<string, unknown>[];
     const problem = await expectProblem(await api.post('courses', { ...body, identificationCodes: [{ ...first, identificationCode: 'c'.repeat(max + 1) }, ...rest] }), 'bad-request:data-validation-failed');
     expect(problem.validationErrors?.['$.identificationCodes[0].identificationCode']).toEqual([`identificationCode Value should be at most ${max} characters`]);
+  });
+
+  // Every string member of one resource, at every depth, on the first resource with a member
+  // whose name ends in digits (addressLine1): a reading that takes such a name for an item index
+  // words the message with the collection's name, or with none.
+  const digitNamed = model.resources.find((r) => hasMember(r.fields, (_f, name) => /\d$/.test(name)));
+  test(`words the message for a too-long string with the member's own name, for every string member of ${digitNamed?.name ?? 'a resource with a member named with digits'}`, rule('data.validation.max-length-message-wording'), async ({ api, data }) => {
+    const r = digitNamed ?? notInStandard('member whose name ends in digits');
+    const tooLong = (m: Member) => { m.parent[m.name] = 'x'.repeat(stringMaxOf(m)! + 1); };
+    const body = await data.body(r.name, {}, { full: true, shared: true });
+    const over = changed(r.fields, body, (m) => stringMaxOf(m) !== undefined, tooLong);
+    expect(over.members.filter((m) => /\d$/.test(m.name)).length, 'members named with digits among those sent too long').toBeGreaterThan(0);
+    const batch = await expectProblem(await api.post(r.endpoint, over.body), 'bad-request:data-validation-failed');
+    const wrong: string[] = [];
+    for (const m of over.members) {
+      const expected = `${m.name} Value should be at most ${stringMaxOf(m)} characters`;
+      // A member the batch's list left out (a list may be cut short) is sent again alone.
+      const messages = batch.validationErrors?.[m.path]
+        ?? (await expectProblem(await api.post(r.endpoint, changed(r.fields, body, (x) => x.path === m.path, tooLong).body), 'bad-request:data-validation-failed')).validationErrors?.[m.path];
+      if (!messages?.includes(expected)) wrong.push(`${m.path}: ${JSON.stringify(messages)}, expected "${expected}"`);
+    }
+    expect(wrong, `${r.name}'s too-long string members whose message does not name them`).toEqual([]);
   });
 
   test('refuses a nested object lacking a required member with 400 at the nested path', rule('data.validation.nested-required-missing-400'), async ({ api, data }) => {
