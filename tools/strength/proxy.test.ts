@@ -118,3 +118,16 @@ test('tokens are re-signed only when they verify with the issuer key', async () 
   assert.equal(await tokens.rewrite(unsigned, () => true, { unsigned: true }), true);
   assert.equal(tokens.decode(Tokens.bearer(unsigned)!)?.alg, 'RS256');
 });
+
+test('a token of another trusted key (the test issuer) is rewritten and re-signed with that key, not the issuer\'s', async () => {
+  const testIssuerPem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const trusting = new Tokens(pem, testIssuerPem);
+  const crafted = await new Tokens(testIssuerPem).sign({ client_id: 'a', odsInstanceId: 7 });
+  const req: ProxiedRequest = { route: route(), method: 'GET', url: '/', headers: { authorization: `Bearer ${crafted}` }, body: Buffer.alloc(0) };
+  assert.equal(await tokens.rewrite({ ...req, headers: { ...req.headers } }, () => true), false, 'the issuer alone does not trust it');
+  assert.equal(await trusting.rewrite(req, (c) => delete c.odsInstanceId), true);
+  const rewritten = Tokens.bearer(req)!;
+  assert.equal(decodeJwt(rewritten).odsInstanceId, undefined);
+  assert.ok(await new Tokens(testIssuerPem).signed(rewritten), 'verifies with the test issuer\'s key');
+  assert.equal(await trusting.signed(rewritten), undefined, 'signed() still answers for the issuer\'s key alone');
+});

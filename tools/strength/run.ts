@@ -621,7 +621,7 @@ async function main(): Promise<number> {
   const { deployments, flows, loweredPort } = await startReferences(privateKeyPem, testIssuerPrivateKeyPem);
   const clients = clientsOf(referenceTarget);
   await seedSchoolYears(deployments[0], clients);
-  const setup: Setup = { deployments, flows, loweredPort, tokens: new Tokens(privateKeyPem), clients, privateKeyPem };
+  const setup: Setup = { deployments, flows, loweredPort, tokens: new Tokens(privateKeyPem, testIssuerPrivateKeyPem), clients, privateKeyPem };
   if (shardCount !== undefined) {
     console.log(`reference up (${deployments.length + 1} deployments) in ${seconds(Date.now() - started)}; ${shardCount} shards at the same time`);
     return shardRuns(shardCount, setup);
