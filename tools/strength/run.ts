@@ -25,12 +25,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { embeddedDeployments, type EmbeddedProcess } from '../embedded/deployments.js';
 import type { BuiltFlows } from '../embedded/flows.js';
 import type { ConformanceReport } from '../../suites/_harness/reporter/types.js';
 import type { Target } from '../../suites/targets/types.js';
+import { DEFAULT_TARGET, EMBEDDED_TARGETS } from '../../suites/_harness/target.js';
+import { defaultStandard, type DataStandard } from '../../spec/model/upstream.js';
 import { portBlocks } from '../ports.js';
 import { faults, type Fault } from './faults/index.js';
 import { DeviatingProxy, Tokens, type Clients, type Route, type Transformer } from './proxy.js';
@@ -40,10 +42,36 @@ import { shardAcceptance, type ShardHarness } from './shards.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const out = join(root, 'reports/strength');
-const referenceTarget = JSON.parse(readFileSync(join(root, 'suites/targets/reference.json'), 'utf8')) as Target;
+/**
+ * `--target <file>` (or `=<file>`): which embedded configuration the faults run against, by its
+ * target file (suites/_harness/target.ts, EMBEDDED_TARGETS): by default the seed's, on 4.0. A
+ * fault that only another standard can show (Fault.standards) runs with that standard's target.
+ */
+function targetArg(argv: string[]): { file: string; rest: string[] } {
+  const at = argv.findIndex((a) => a === '--target' || a.startsWith('--target='));
+  if (at < 0) return { file: DEFAULT_TARGET, rest: argv };
+  const value = argv[at].includes('=') ? argv[at].slice('--target='.length) : argv[at + 1];
+  if (!value) throw new Error('--target takes an embedded target file, e.g. --target suites/targets/reference-6.1.json');
+  return { file: resolve(value), rest: argv.filter((_, i) => i !== at && (argv[at].includes('=') || i !== at + 1)) };
+}
+const { file: referenceTargetFile, rest: args } = targetArg(process.argv.slice(2));
+const configFile = EMBEDDED_TARGETS[referenceTargetFile];
+if (!configFile) throw new Error(`--target ${relative(root, referenceTargetFile)} is not a target of the embedded reference (${Object.keys(EMBEDDED_TARGETS).map((f) => relative(root, f)).join(', ')})`);
+const referenceTarget = JSON.parse(readFileSync(referenceTargetFile, 'utf8')) as Target;
 const basePath = new URL(referenceTarget.dataApi.baseUrl).pathname.replace(/\/$/, '');
+const referenceConfig = JSON.parse(readFileSync(join(root, configFile), 'utf8')) as { dataStandard?: DataStandard; issuer?: { issuer?: string; audience?: string } };
 /** The issuer and audience the conformance configuration gives every embedded deployment, if any. */
-const conformanceIssuer = (JSON.parse(readFileSync(join(root, 'reference/config/conformance.json'), 'utf8')) as { issuer?: { issuer?: string; audience?: string } }).issuer ?? {};
+const conformanceIssuer = referenceConfig.issuer ?? {};
+/** The data standard the deployments serve (the configuration's; the seed's when it names none). */
+const servedStandard: DataStandard = referenceConfig.dataStandard ?? defaultStandard;
+
+/** The first embedded target whose configuration serves one of `standards`. */
+function targetServing(standards: DataStandard[]): string {
+  const serves = (config: string) => (JSON.parse(readFileSync(join(root, config), 'utf8')) as { dataStandard?: DataStandard }).dataStandard ?? defaultStandard;
+  const found = Object.entries(EMBEDDED_TARGETS).find(([, config]) => standards.includes(serves(config)));
+  if (!found) throw new Error(`no embedded target serves Data Standard ${standards.join(' or ')}`);
+  return found[0];
+}
 const PARALLEL = 2;
 /**
  * Suites that change state other runs see, one run at a time: the snapshot, the school-limited
@@ -126,7 +154,7 @@ async function startReferences(privateKeyPem: string, testIssuerPrivateKeyPem: s
   const dataApiBaseUrl = `${origin(dataPort)}${basePath}`;
   const at = (i: number) => ({ dataApi: `${origin(flowsBase + 2 * i)}${basePath}`, rostering: origin(flowsBase + 2 * i + 1) });
   const { processes, flows } = embeddedDeployments({
-    configFile: 'reference/config/conformance.json',
+    configFile,
     dataApiBaseUrl, rosteringOrigin: origin(dataPort + 1),
     flows: { context: at(0), tenant: at(1), tenantContext: at(2) },
     ...(SECRETS_ENV ? { secretsEnv: SECRETS_ENV } : {}),
@@ -599,16 +627,21 @@ async function shardRuns(total: number, setup: Setup): Promise<number> {
 }
 
 async function main(): Promise<number> {
-  const remote = remoteLatencyArg(process.argv.slice(2));
-  const kills = killsArg(process.argv.slice(2));
-  const shardCount = shardsArg(process.argv.slice(2));
-  const wanted = remote === undefined && kills === undefined && shardCount === undefined ? process.argv.slice(2).filter((a) => !a.startsWith('-')) : [];
+  const remote = remoteLatencyArg(args);
+  const kills = killsArg(args);
+  const shardCount = shardsArg(args);
+  const wanted = remote === undefined && kills === undefined && shardCount === undefined ? args.filter((a) => !a.startsWith('-')) : [];
   const unknown = wanted.filter((w) => !faults.some((f) => f.name === w));
   if (unknown.length) {
     console.error(`unknown fault${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
     return 2;
   }
-  const list = wanted.length ? faults.filter((f) => wanted.includes(f.name)) : faults;
+  const chosen = wanted.length ? faults.filter((f) => wanted.includes(f.name)) : faults;
+  // A fault only another standard can show is not run here, and said so: never counted as missed or caught.
+  const elsewhere = chosen.filter((f) => f.standards && !f.standards.includes(servedStandard));
+  const list = chosen.filter((f) => !elsewhere.includes(f));
+  for (const f of elsewhere) console.log(`not run here: ${f.name} (only Data Standard ${f.standards!.join(' or ')} can show it: --target ${relative(root, targetServing(f.standards!))})`);
+  if (!list.length && elsewhere.length) return 0;
   const started = Date.now();
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
@@ -634,7 +667,7 @@ async function main(): Promise<number> {
     console.log(`reference up (${deployments.length + 1} deployments) in ${seconds(Date.now() - started)}; certification through a ${remote} ms round trip`);
     return remoteCertification(remote, setup);
   }
-  console.log(`reference up (${deployments.length + 1} deployments) in ${seconds(Date.now() - started)}; ${list.length} faults, ${PARALLEL} at a time`);
+  console.log(`reference up (${deployments.length + 1} deployments, Data Standard ${servedStandard}, ${relative(root, referenceTargetFile)}) in ${seconds(Date.now() - started)}; ${list.length} faults, ${PARALLEL} at a time`);
 
   const clean = await runSuites('clean', {}, setup, { suites: [], workers: 2, storeDigest: true });
   if (clean.failed.length || clean.errors.length || clean.proxyErrors.length || !clean.passed || clean.failedRules.length || !clean.verdict) {
@@ -676,6 +709,7 @@ async function main(): Promise<number> {
     clean: { passed: clean.passed, skipped: clean.skipped },
     faults: list.map((f) => ({ name: f.name, family: f.family, description: f.description, suites: f.suites, expect: f.expect ?? 'caught', ...results.get(f.name)! })),
     detected, total: mustCatch.length, accepted, deviations: deviations.length,
+    dataStandard: servedStandard, notRunHere: elsewhere.map((f) => f.name),
   }, null, 2)}\n`);
   console.log(`results in ${relative(root, out)}/strength.json; ${seconds(Date.now() - started)} in all`);
   if (shouldOnly.length) console.log(`caught by SHOULD rules only (the verdict stays conformant): ${shouldOnly.map((f) => f.name).join(', ')}`);

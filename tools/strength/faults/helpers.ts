@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import registry from '../../../spec/errors/problem-types.json' with { type: 'json' };
 import type { DataApiTarget } from '../../../suites/targets/types.js';
+import type { DataStandard } from '../../../spec/model/upstream.js';
 import {
   answerJson, dataPath, header, jsonOf, pathOf, queryOf, setJson, setQuery,
   type ProxiedRequest, type ProxiedResponse, type Tools, type Transformer,
@@ -38,6 +39,12 @@ export interface Fault extends Transformer {
   target?: { dataApi?: Partial<Pick<DataApiTarget, 'tokenLifetimeSeconds' | 'tokenExpiryLeewaySeconds' | 'pageSizeMaximum'>> };
   /** For a conforming deviation: Playwright workers for its whole run (default 2), e.g. a remote deployment's default. */
   workers?: number;
+  /**
+   * The data standards whose deployments can show the fault, where not all can (4.0's education
+   * organization ids are int32, so no id above int32 exists there to be wrapped). A run on another
+   * standard does not run it and says which target would (run.ts, --target).
+   */
+  standards?: DataStandard[];
 }
 
 // ---- small predicates and builders ---------------------------------------------------------------
