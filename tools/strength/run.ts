@@ -9,7 +9,7 @@
  * last, `faults detected: N/M` and `conforming deviations accepted: K/L`. Details go to
  * reports/strength/.
  *
- * Usage: [STRENGTH_PORT_BASE=23100] tsx tools/strength/run.ts [fault name ...]   (default: every fault)
+ * Usage: [STRENGTH_PORT_BASE=23100] tsx tools/strength/run.ts [--target <embedded target file>] [fault name ...]   (default: every fault, on the seed's 4.0 configuration)
  *
  * `--remote-latency <ms>` (or `=<ms>`) measures certification in practice instead (issue #24 point 5):
  * the complete target, every suite, through the proxy holding each exchange for that round trip,
