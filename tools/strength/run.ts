@@ -630,7 +630,8 @@ async function main(): Promise<number> {
   const remote = remoteLatencyArg(args);
   const kills = killsArg(args);
   const shardCount = shardsArg(args);
-  const wanted = remote === undefined && kills === undefined && shardCount === undefined ? args.filter((a) => !a.startsWith('-')) : [];
+  const faultMode = remote === undefined && kills === undefined && shardCount === undefined;
+  const wanted = faultMode ? args.filter((a) => !a.startsWith('-')) : [];
   const unknown = wanted.filter((w) => !faults.some((f) => f.name === w));
   if (unknown.length) {
     console.error(`unknown fault${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
@@ -638,7 +639,7 @@ async function main(): Promise<number> {
   }
   const chosen = wanted.length ? faults.filter((f) => wanted.includes(f.name)) : faults;
   // A fault only another standard can show is not run here, and said so: never counted as missed or caught.
-  const elsewhere = chosen.filter((f) => f.standards && !f.standards.includes(servedStandard));
+  const elsewhere = faultMode ? chosen.filter((f) => f.standards && !f.standards.includes(servedStandard)) : [];
   const list = chosen.filter((f) => !elsewhere.includes(f));
   for (const f of elsewhere) console.log(`not run here: ${f.name} (only Data Standard ${f.standards!.join(' or ')} can show it: --target ${relative(root, targetServing(f.standards!))})`);
   if (!list.length && elsewhere.length) return 0;
