@@ -1,6 +1,6 @@
 /** Faulty deployments that break data.descriptors. */
 import { dataPath, eachObject, jsonOf, pathOf, type ProxiedRequest } from '../proxy.js';
-import { isData, isWrite, editJson, editRequestJson, problem, type Fault } from './helpers.js';
+import { isData, isWrite, isIdentityFlag, editJson, editRequestJson, problem, type Fault } from './helpers.js';
 
 /** A write of a descriptor resource. */
 const descriptorWrite = (req: ProxiedRequest) => isWrite(req) && /descriptors$/i.test(dataPath(req)?.resource ?? '');
@@ -39,10 +39,10 @@ export const descriptorsFaults: Fault[] = [
   },
   {
     name: 'descriptor-id-not-identity', family: 'data.descriptors', suites: ['descriptors/shape.spec.ts', 'discovery/interface-description.spec.ts'],
-    description: 'the interface description does not flag <name>DescriptorId with x-Core-isIdentity, though the seed makes it the natural key (K)',
+    description: 'the interface description does not flag <name>DescriptorId with the identity flag (x-Core-isIdentity on the seed\'s names), though the seed makes it the natural key (K)',
     response: (res, req) => {
       if (!descriptorsSection(req) || res.status !== 200) return;
-      editJson(res, (doc) => eachDescriptorId(doc, (d) => { delete d['x-Core-isIdentity']; }));
+      editJson(res, (doc) => eachDescriptorId(doc, (d) => { for (const k of Object.keys(d)) if (isIdentityFlag(k)) delete d[k]; }));
     },
   },
   {

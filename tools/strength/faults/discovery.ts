@@ -1,6 +1,6 @@
 /** Faulty deployments that break data.discovery. */
 import { dataPath, eachObject, header, pathOf, type ProxiedRequest } from '../proxy.js';
-import { isData, problem, editJson, type Fault } from './helpers.js';
+import { isData, isIdentityFlag, identityFlagOf, problem, editJson, type Fault } from './helpers.js';
 
 /** A section of the interface description (`.../resources/swagger.json`, `.../descriptors/swagger.json`). */
 const section = (req: ProxiedRequest, name: 'resources' | 'descriptors') => isData(req) && new RegExp(`/${name}/swagger\\.json$`, 'i').test(pathOf(req));
@@ -46,10 +46,10 @@ export const discoveryFaults: Fault[] = [
   },
   {
     name: 'identity-flags-missing', family: 'data.discovery', suites: ['discovery'],
-    description: 'the interface description marks no natural-key field with x-Core-isIdentity',
+    description: 'the interface description marks no natural-key field with the identity flag (x-Core-isIdentity on the seed\'s names)',
     response: (res, req) => {
       if (!isData(req) || res.status !== 200 || !/swagger\.json$|openapi/i.test(pathOf(req))) return;
-      editJson(res, (doc) => eachObject(doc, (o) => { delete o['x-Core-isIdentity']; }));
+      editJson(res, (doc) => eachObject(doc, (o) => { for (const k of Object.keys(o)) if (isIdentityFlag(k)) delete o[k]; }));
     },
   },
   {
@@ -62,10 +62,10 @@ export const discoveryFaults: Fault[] = [
   },
   {
     name: 'identity-flag-on-non-key-member', family: 'data.discovery', suites: ['discovery/interface-description.spec.ts'],
-    description: 'the interface description flags every descriptor\'s shortDescription with x-Core-isIdentity, though it is no natural-key member',
+    description: 'the interface description flags every descriptor\'s shortDescription with the identity flag (x-Core-isIdentity on the seed\'s names), though it is no natural-key member',
     response: (res, req) => {
       if (!section(req, 'descriptors') || res.status !== 200) return;
-      editJson(res, (doc) => { for (const s of Object.values(schemasOf(doc))) if (s.properties?.shortDescription) s.properties.shortDescription['x-Core-isIdentity'] = true; });
+      editJson(res, (doc) => { const flag = identityFlagOf(doc); for (const s of Object.values(schemasOf(doc))) if (s.properties?.shortDescription) s.properties.shortDescription[flag] = true; });
     },
   },
   {
@@ -105,11 +105,12 @@ export const discoveryFaults: Fault[] = [
   // Conforming deviations: the seed allows them, so the verdict must stay conformant.
   {
     name: 'descriptor-unique-key-flagged-identity', family: 'data.discovery', suites: ['discovery/interface-description.spec.ts', 'descriptors/shape.spec.ts'], expect: 'conformant',
-    description: 'the interface description also flags each descriptor\'s codeValue and namespace with x-Core-isIdentity, as upstream\'s does (the descriptor\'s unique key)',
+    description: 'the interface description also flags each descriptor\'s codeValue and namespace with the identity flag (x-Core-isIdentity on the seed\'s names), as upstream\'s does (the descriptor\'s unique key)',
     response: (res, req) => {
       if (!section(req, 'descriptors') || res.status !== 200) return;
       editJson(res, (doc) => {
-        for (const s of Object.values(schemasOf(doc))) for (const k of ['codeValue', 'namespace']) if (s.properties?.[k]) s.properties[k]['x-Core-isIdentity'] = true;
+        const flag = identityFlagOf(doc);
+        for (const s of Object.values(schemasOf(doc))) for (const k of ['codeValue', 'namespace']) if (s.properties?.[k]) s.properties[k][flag] = true;
       });
     },
   },

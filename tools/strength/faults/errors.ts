@@ -12,13 +12,18 @@ const routingError = (req: Parameters<typeof dataPath>[0], status: number) => {
   return status === 404 && (!p || !model.byEndpoint.has(p.resource.toLowerCase()));
 };
 
+/** Upstream's problem-type prefix, which the upstream-named configurations are set to. */
+const UPSTREAM_PREFIX = 'urn:ed-fi:api:';
+
 export const errorsFaults: Fault[] = [
   {
     name: 'problem-type-wrong-prefix', family: 'data.errors', suites: ['errors'],
-    description: 'problem types carry the upstream prefix urn:ed-fi:api: instead of the configured one',
+    description: 'problem types carry the other naming\'s prefix (urn:ed-fi:api: where the seed\'s urn:core:api: is configured, and the other way round) instead of the configured one',
     response: (res, req) => {
       const p = isData(req) ? problemOf(res) : undefined;
-      if (p && String(p.type).startsWith(registry.prefix)) { p.type = `urn:ed-fi:api:${String(p.type).slice(registry.prefix.length)}`; setJson(res, p); }
+      const type = String(p?.type ?? '');
+      const [from, to] = type.startsWith(registry.prefix) ? [registry.prefix, UPSTREAM_PREFIX] : [UPSTREAM_PREFIX, registry.prefix];
+      if (p && type.startsWith(from)) { p.type = `${to}${type.slice(from.length)}`; setJson(res, p); }
     },
   },
   {

@@ -4,7 +4,7 @@ import registry from '../../../spec/errors/problem-types.json' with { type: 'jso
 import type { DataApiTarget } from '../../../suites/targets/types.js';
 import type { DataStandard } from '../../../spec/model/upstream.js';
 import {
-  answerJson, dataPath, header, jsonOf, pathOf, queryOf, setJson, setQuery,
+  answerJson, dataPath, eachObject, header, jsonOf, pathOf, queryOf, setJson, setQuery,
   type ProxiedRequest, type ProxiedResponse, type Tools, type Transformer,
 } from '../proxy.js';
 
@@ -194,3 +194,18 @@ export function notJsonBody(req: ProxiedRequest): boolean {
     return true;
   }
 }
+
+/**
+ * The interface description's identity flag is `x-<Vendor>-isIdentity` after the target's media
+ * type vendor (`x-Core-isIdentity` on the seed's names, `x-Ed-Fi-isIdentity` on upstream's):
+ * faults find it by its suffix, so they bite on every configuration.
+ */
+export const isIdentityFlag = (key: string): boolean => key.startsWith('x-') && key.endsWith('-isIdentity');
+
+/** The identity flag as the document names it (the first one it holds), else the seed's. */
+export function identityFlagOf(doc: unknown): string {
+  let found: string | undefined;
+  eachObject(doc, (o) => { found ??= Object.keys(o).find(isIdentityFlag); });
+  return found ?? 'x-Core-isIdentity';
+}
+
