@@ -31,8 +31,7 @@ import { embeddedDeployments, type EmbeddedProcess } from '../embedded/deploymen
 import type { BuiltFlows } from '../embedded/flows.js';
 import type { ConformanceReport } from '../../suites/_harness/reporter/types.js';
 import type { Target } from '../../suites/targets/types.js';
-import { DEFAULT_TARGET, EMBEDDED_TARGETS } from '../../suites/_harness/target.js';
-import { defaultStandard, type DataStandard } from '../../spec/model/upstream.js';
+import { args, basePath, configFile, conformanceIssuer, referenceTarget, referenceTargetFile, servedStandard, targetServing } from './configuration.js';
 import { portBlocks } from '../ports.js';
 import { faults, type Fault } from './faults/index.js';
 import { DeviatingProxy, Tokens, type Clients, type Route, type Transformer } from './proxy.js';
@@ -42,36 +41,6 @@ import { shardAcceptance, type ShardHarness } from './shards.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const out = join(root, 'reports/strength');
-/**
- * `--target <file>` (or `=<file>`): which embedded configuration the faults run against, by its
- * target file (suites/_harness/target.ts, EMBEDDED_TARGETS): by default the seed's, on 4.0. A
- * fault that only another standard can show (Fault.standards) runs with that standard's target.
- */
-function targetArg(argv: string[]): { file: string; rest: string[] } {
-  const at = argv.findIndex((a) => a === '--target' || a.startsWith('--target='));
-  if (at < 0) return { file: DEFAULT_TARGET, rest: argv };
-  const value = argv[at].includes('=') ? argv[at].slice('--target='.length) : argv[at + 1];
-  if (!value) throw new Error('--target takes an embedded target file, e.g. --target suites/targets/reference-6.1.json');
-  return { file: resolve(value), rest: argv.filter((_, i) => i !== at && (argv[at].includes('=') || i !== at + 1)) };
-}
-const { file: referenceTargetFile, rest: args } = targetArg(process.argv.slice(2));
-const configFile = EMBEDDED_TARGETS[referenceTargetFile];
-if (!configFile) throw new Error(`--target ${relative(root, referenceTargetFile)} is not a target of the embedded reference (${Object.keys(EMBEDDED_TARGETS).map((f) => relative(root, f)).join(', ')})`);
-const referenceTarget = JSON.parse(readFileSync(referenceTargetFile, 'utf8')) as Target;
-const basePath = new URL(referenceTarget.dataApi.baseUrl).pathname.replace(/\/$/, '');
-const referenceConfig = JSON.parse(readFileSync(join(root, configFile), 'utf8')) as { dataStandard?: DataStandard; issuer?: { issuer?: string; audience?: string } };
-/** The issuer and audience the conformance configuration gives every embedded deployment, if any. */
-const conformanceIssuer = referenceConfig.issuer ?? {};
-/** The data standard the deployments serve (the configuration's; the seed's when it names none). */
-const servedStandard: DataStandard = referenceConfig.dataStandard ?? defaultStandard;
-
-/** The first embedded target whose configuration serves one of `standards`. */
-function targetServing(standards: DataStandard[]): string {
-  const serves = (config: string) => (JSON.parse(readFileSync(join(root, config), 'utf8')) as { dataStandard?: DataStandard }).dataStandard ?? defaultStandard;
-  const found = Object.entries(EMBEDDED_TARGETS).find(([, config]) => standards.includes(serves(config)));
-  if (!found) throw new Error(`no embedded target serves Data Standard ${standards.join(' or ')}`);
-  return found[0];
-}
 const PARALLEL = 2;
 /**
  * Suites that change state other runs see, one run at a time: the snapshot, the school-limited

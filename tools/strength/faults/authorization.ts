@@ -1,6 +1,6 @@
 /** Faulty deployments that break data.authorization. */
 import reference from '../../../suites/targets/reference.json' with { type: 'json' };
-import { model } from '../../../spec/model/index.js';
+import { model } from './served-model.js';
 import { Tokens, dataPath, header, jsonOf, pathOf, setJson, type ProxiedRequest, type Tools } from '../proxy.js';
 import { collection, isData, isWrite, item, problem, problemOf, type Fault } from './helpers.js';
 

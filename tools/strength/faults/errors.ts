@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import registry from '../../../spec/errors/problem-types.json' with { type: 'json' };
 import { dataPath, header, setJson } from '../proxy.js';
 import { isData, item, problemOf, problem, empty, type Fault } from './helpers.js';
-import { model } from '../../../spec/model/index.js';
+import { model } from './served-model.js';
 
 /** A routing error: a 405, or a 404 for a path that names no resource of the model. */
 const routingError = (req: Parameters<typeof dataPath>[0], status: number) => {

@@ -1,7 +1,7 @@
 /** Faulty deployments that break data.query-paging. */
 import { dataPath, header, jsonOf, queryOf, setQuery, type ProxiedRequest } from '../proxy.js';
 import { isData, collection, item, problem, problemOf, rewriteParameter, PAGING, type Fault } from './helpers.js';
-import { model } from '../../../spec/model/index.js';
+import { model } from './served-model.js';
 
 /**
  * The generated every-resource tests (query-paging/every-resource.spec.ts, 350 of them): left out

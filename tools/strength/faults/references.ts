@@ -1,5 +1,5 @@
 /** Faulty deployments that break data.references. */
-import { model } from '../../../spec/model/index.js';
+import { model } from './served-model.js';
 import { keyMaxLength } from '../../../spec/model/key-lengths.js';
 import { dataPath, eachObject, header, jsonOf, pathOf, setJson } from '../proxy.js';
 import { isData, isWrite, collection, item, problem, problemOf, hasType, editJson, editRequestJson, type Fault } from './helpers.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { answerJson, dataPath, eachObject, header, jsonOf, pathOf, queryOf, setJson, setQuery, type ProxiedRequest, type ProxiedResponse } from '../proxy.js';
 import { isData, isWrite, isJson, problem, problemOf, editJson, editRequestJson, mapStrings, notJsonBody, type Fault } from './helpers.js';
 import type { Fields } from '../../../spec/model/dsl.js';
-import { model } from '../../../spec/model/index.js';
+import { model } from './served-model.js';
 
 /** A deployment whose validationErrors messages read otherwise: each message matching `from` is rewritten to `to` (a conforming rewording). */
 function rewordsValidationMessages(from: RegExp, to: string): Pick<Fault, 'response'> {
