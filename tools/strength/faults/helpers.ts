@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import registry from '../../../spec/errors/problem-types.json' with { type: 'json' };
 import type { DataApiTarget } from '../../../suites/targets/types.js';
 import type { DataStandard } from '../../../spec/model/upstream.js';
+import { referenceTarget } from '../configuration.js';
 import {
   answerJson, dataPath, eachObject, header, jsonOf, pathOf, queryOf, setJson, setQuery,
   type ProxiedRequest, type ProxiedResponse, type Tools, type Transformer,
@@ -102,6 +103,8 @@ export const PAGING = new Set(['offset', 'limit', 'totalcount', 'minchangeversio
 
 /** The rostering scopes a scope claim grants, read as the seed says (exact entries). */
 export const ROSTER_SCOPES = ['roster-core.readonly', 'roster.readonly', 'roster-demographics.readonly'];
+/** A rostering scope as the run's deployment names it: after the target's scope base (`https://purl.imsglobal.org/spec/or/v1p2/scope/` on upstream's names). */
+export const scoped = (name: string): string => `${referenceTarget.rostering?.scopeBase ?? ''}${name}`;
 export const scopeEntries = (v: unknown): string[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]).flatMap((x) => String(x).split(/[\s,]+/)).filter(Boolean);
 export const grants = (entries: string[], name: string) => entries.some((e) => e === name || e.endsWith(`/${name}`));
 

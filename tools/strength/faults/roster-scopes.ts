@@ -1,6 +1,6 @@
 /** Faulty deployments that break roster.roster-scopes. */
 import { eachObject, pathOf, Tokens } from '../proxy.js';
-import { isRoster, editJson, rosterAnswer, ROSTER_SCOPES, scopeEntries, grants, type Fault } from './helpers.js';
+import { isRoster, editJson, rosterAnswer, ROSTER_SCOPES, scoped, scopeEntries, grants, type Fault } from './helpers.js';
 
 export const rosterScopesFaults: Fault[] = [
   {
@@ -11,7 +11,7 @@ export const rosterScopesFaults: Fault[] = [
       await tools.tokens.rewrite(req, (c) => {
         const entries = scopeEntries(c.scope);
         if (grants(entries, ROSTER_SCOPES[2]) || !ROSTER_SCOPES.some((s) => grants(entries, s))) return false;
-        c.scope = [...entries, ROSTER_SCOPES[2]].join(' ');
+        c.scope = [...entries, scoped(ROSTER_SCOPES[2])].join(' ');
         return true;
       });
     },
@@ -25,7 +25,7 @@ export const rosterScopesFaults: Fault[] = [
         const entries = scopeEntries(c.scope);
         const contained = ROSTER_SCOPES.filter((s) => !grants(entries, s) && entries.some((e) => e.toLowerCase().includes(s)));
         if (!contained.length) return false;
-        c.scope = [...entries, ...contained].join(' ');
+        c.scope = [...entries, ...contained.map(scoped)].join(' ');
         return true;
       });
     },

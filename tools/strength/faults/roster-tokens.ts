@@ -1,6 +1,6 @@
 /** Faulty deployments that break roster.roster-auth. */
 import { header, pathOf, Tokens } from '../proxy.js';
-import { acceptOtherRsaAlgorithms, isRoster, now, rosterAnswer, ROSTER_SCOPES, type Fault } from './helpers.js';
+import { acceptOtherRsaAlgorithms, isRoster, now, rosterAnswer, ROSTER_SCOPES, scoped, type Fault } from './helpers.js';
 
 /** A path under the rostering prefix naming none of the seed's resources (nor one of their items). */
 const ROSTER_RESOURCES = ['academicsessions', 'classes', 'courses', 'enrollments', 'orgs', 'schools', 'terms', 'gradingperiods', 'users', 'students', 'teachers', 'demographics'];
@@ -76,7 +76,7 @@ export const rosterTokensFaults: Fault[] = [
       if (!isRoster(req) || header(req, 'authorization') || !req.route.issuer) return;
       const m = /\/std\/roster\/rostering\/v1p2\/[^/]+\/[^/]+$/.exec(pathOf(req));
       if (!m) return;
-      const token = await tools.tokens.sign({ iss: req.route.issuer, aud: req.route.audience, iat: now(), exp: now() + 600, client_id: tools.clients.primary.key, scope: ROSTER_SCOPES.join(' ') });
+      const token = await tools.tokens.sign({ iss: req.route.issuer, aud: req.route.audience, iat: now(), exp: now() + 600, client_id: tools.clients.primary.key, scope: ROSTER_SCOPES.map(scoped).join(' ') });
       req.headers.authorization = `Bearer ${token}`;
     },
   },
@@ -100,7 +100,7 @@ export const rosterTokensFaults: Fault[] = [
     description: 'the rostering service answers a client-credentials request at /oauth/token with an access token (seed 001: it issues none)',
     request: async (req, tools) => {
       if (!isRoster(req) || req.method !== 'POST' || !tokenPath(pathOf(req))) return undefined;
-      const token = await tools.tokens.sign({ iss: req.route.issuer, aud: req.route.audience, iat: now(), exp: now() + 1800, client_id: tools.clients.primary.key, scope: ROSTER_SCOPES.join(' ') });
+      const token = await tools.tokens.sign({ iss: req.route.issuer, aud: req.route.audience, iat: now(), exp: now() + 1800, client_id: tools.clients.primary.key, scope: ROSTER_SCOPES.map(scoped).join(' ') });
       return rosterAnswer(200, { access_token: token, token_type: 'bearer', expires_in: 1800 });
     },
   },
