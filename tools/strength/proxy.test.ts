@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { decodeJwt } from 'jose';
+import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import { DeviatingProxy, Tokens, type ProxiedRequest, type Route, type Transformer } from './proxy.js';
 
 /**
@@ -130,4 +130,14 @@ test('a token of another trusted key (the test issuer) is rewritten and re-signe
   assert.equal(decodeJwt(rewritten).odsInstanceId, undefined);
   assert.ok(await new Tokens(testIssuerPem).signed(rewritten), 'verifies with the test issuer\'s key');
   assert.equal(await trusting.signed(rewritten), undefined, 'signed() still answers for the issuer\'s key alone');
+});
+
+test('a token under another RSA algorithm is re-signed RS256 with the trusted key that signed it', async () => {
+  const testIssuerPem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const trusting = new Tokens(pem, testIssuerPem);
+  const ps256 = await new SignJWT({ client_id: 'a' }).setProtectedHeader({ alg: 'PS256' }).sign(createPrivateKey(testIssuerPem));
+  assert.equal(await trusting.resignedFrom(ps256, ['RS256']), undefined, 'only under the algorithms given');
+  const resigned = await trusting.resignedFrom(ps256, ['PS256']);
+  assert.equal(resigned && decodeProtectedHeader(resigned).alg, 'RS256');
+  assert.ok(resigned && await new Tokens(testIssuerPem).signed(resigned), 'with the test issuer\'s key');
 });

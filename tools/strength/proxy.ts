@@ -292,14 +292,13 @@ export class Tokens {
     }
   }
 
-  /** The claims when the token verifies with the issuer's key under one of `algorithms` (expiry not looked at). */
-  async signedUnder(token: string, algorithms: string[]): Promise<JWTPayload | undefined> {
-    try {
-      const { payload } = await jwtVerify(token, this.publicKey, { algorithms, clockTolerance: 10 * 365 * 86400 });
-      return payload;
-    } catch {
-      return undefined;
-    }
+  /**
+   * The token re-signed under RS256 with the trusted key it verifies with under one of
+   * `algorithms` (expiry not looked at), or undefined: a fault that accepts other algorithms.
+   */
+  async resignedFrom(token: string, algorithms: string[]): Promise<string | undefined> {
+    const found = await this.verifiedByTrusted(token, algorithms);
+    return found && new SignJWT(found.claims).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(found.key);
   }
 
   async sign(claims: JWTPayload): Promise<string> {
@@ -321,11 +320,11 @@ export class Tokens {
     return true;
   }
 
-  /** The claims and the private key of the first trusted key the RS256 signature verifies with (expiry not looked at). */
-  private async verifiedByTrusted(token: string): Promise<{ claims: JWTPayload; key: KeyObject } | undefined> {
+  /** The claims and the private key of the first trusted key the signature verifies with under `algorithms` (expiry not looked at). */
+  private async verifiedByTrusted(token: string, algorithms = ['RS256']): Promise<{ claims: JWTPayload; key: KeyObject } | undefined> {
     for (const k of this.trusted) {
       try {
-        const { payload } = await jwtVerify(token, k.publicKey, { algorithms: ['RS256'], clockTolerance: 10 * 365 * 86400 });
+        const { payload } = await jwtVerify(token, k.publicKey, { algorithms, clockTolerance: 10 * 365 * 86400 });
         return { claims: payload, key: k.privateKey };
       } catch { /* the next key */ }
     }

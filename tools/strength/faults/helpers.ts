@@ -155,8 +155,8 @@ export const OTHER_RSA_ALGORITHMS = ['RS384', 'RS512', 'PS256', 'PS384', 'PS512'
  */
 export async function acceptOtherRsaAlgorithms(req: ProxiedRequest, tools: Tools): Promise<void> {
   const m = /^Bearer +(\S+) *$/i.exec(header(req, 'authorization') ?? '');
-  const claims = m ? await tools.tokens.signedUnder(m[1], OTHER_RSA_ALGORITHMS) : undefined;
-  if (claims) req.headers.authorization = `Bearer ${await tools.tokens.sign(claims)}`;
+  const resigned = m ? await tools.tokens.resignedFrom(m[1], OTHER_RSA_ALGORITHMS) : undefined;
+  if (resigned) req.headers.authorization = `Bearer ${resigned}`;
 }
 
 /**
