@@ -248,6 +248,9 @@ export function eachObject(value: unknown, visit: (o: Record<string, unknown>) =
 
 // ---- tokens ------------------------------------------------------------------------------------
 
+/** Claims signed RS256 with `key`: every token the proxy writes. */
+const signWith = (claims: JWTPayload, key: KeyObject): Promise<string> => new SignJWT(claims).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(key);
+
 /**
  * The issuer's key in the proxy's hands: a fault that skips a token check lets the token through
  * by re-signing it with the one thing that check would have refused made right. Only tokens whose
@@ -298,11 +301,11 @@ export class Tokens {
    */
   async resignedFrom(token: string, algorithms: string[]): Promise<string | undefined> {
     const found = await this.verifiedByTrusted(token, algorithms);
-    return found && new SignJWT(found.claims).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(found.key);
+    return found && signWith(found.claims, found.key);
   }
 
   async sign(claims: JWTPayload): Promise<string> {
-    return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(this.privateKey);
+    return signWith(claims, this.privateKey);
   }
 
   /**
@@ -316,7 +319,7 @@ export class Tokens {
     const decoded = opts.unsigned ? this.decode(token) : undefined;
     const found = opts.unsigned ? decoded && { claims: decoded.claims, key: this.privateKey } : await this.verifiedByTrusted(token);
     if (!found || !change(found.claims)) return false;
-    req.headers.authorization = `Bearer ${await new SignJWT(found.claims).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(found.key)}`;
+    req.headers.authorization = `Bearer ${await signWith(found.claims, found.key)}`;
     return true;
   }
 
