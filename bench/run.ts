@@ -9,6 +9,8 @@
  * --quick     smaller record counts and shorter windows (under a minute)
  * --profile   after each reference workload (or the listed ids), a separate profiled pass of the
  *             server child; .cpuprofile files and summaries land in reports/bench-profiles/
+ * --no-stages skip the profiled passes of get-by-id and upsert-new/-existing that split their
+ *             server CPU by stage of the request path (bench/stages.ts; printed after the table)
  * --only      run only some phases: startup, baselines, main, spec, scale, durability (baselines always run when main does)
  *             startup: `npm start`'s command line started cold five times (three in quick mode), first answer timed
  * --data-standard=4.0|5.2|6.1   the data standard the reference serves (default: the reference's, 4.0)
@@ -39,6 +41,7 @@ import { Child, canPin } from './ipc.js';
 import { measureNpmStart } from './npm-start.js';
 import { staleCompiledFile } from '../reference/build-freshness.js';
 import { formatSummary, summarise } from './profile-summary.js';
+import { formatStages, stageBudget } from './stages.js';
 import { newKeyDayBase, type ScenarioSpec } from './scenarios.js';
 import type {
   BenchReport, Measurement, MemoryPoint, NpmStartFigures, ProfileSummary, RemoteCertification, ScaleSeries, ServerKind, SkippedWorkload, SpecSizeSide, StartupFigures,
@@ -54,6 +57,8 @@ const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const profileArg = argv.find((a) => a === '--profile' || a.startsWith('--profile='));
 const profileIds = profileArg?.includes('=') ? new Set(profileArg.split('=')[1].split(',')) : undefined;
+/** The workloads whose server CPU the bench splits by stage (bench/stages.ts), unless --no-stages. */
+const STAGE_WORKLOADS = argv.includes('--no-stages') ? [] : ['get-by-id', 'upsert-new', 'upsert-existing'];
 const onlyArg = argv.find((a) => a.startsWith('--only='));
 const phases = new Set(onlyArg ? onlyArg.split('=')[1].split(',') : ['startup', 'baselines', 'main', 'spec', 'scale', 'durability']);
 const remoteArg = argv.find((a) => a === '--remote-latency' || a.startsWith('--remote-latency='));
@@ -96,6 +101,7 @@ const baselines = new Map<string, Measurement>();
 const workloads: WorkloadResult[] = [];
 const skipped: SkippedWorkload[] = [];
 const profiles: ProfileSummary[] = [];
+const stages: BenchReport['stages'] = [];
 const children: Child[] = [];
 let step = 0;
 let newKeyRun = 1;
@@ -218,14 +224,19 @@ async function measure(o: { id: string; label: string; server: Started; spec: Sc
     interferenceBudgetMs -= performance.now() - t;
     interferenceSpentMs += performance.now() - t;
   }
-  if (shouldProfile(o.id, o.server.kind)) {
+  const staged = o.server.kind === 'reference' && STAGE_WORKLOADS.includes(o.id);
+  if (shouldProfile(o.id, o.server.kind) || staged) {
     const file = `${PROFILE_DIR}/${o.id}.cpuprofile`;
     await o.server.child.request('profileStart');
     await driver.request<DriverRun>('run', { ...base, durationSeconds: CONFIG.profileSeconds });
     await o.server.child.request('profileStop', { file });
-    const summary = summarise(JSON.parse(readFileSync(file, 'utf8')), 15);
-    profiles.push({ workload: o.id, file: file.slice(ROOT.length), ...summary });
-    console.log(formatSummary({ ...summary, top: summary.top.slice(0, 10), byModule: summary.byModule.slice(0, 8) }, `    profile ${o.id}`));
+    const profile = JSON.parse(readFileSync(file, 'utf8'));
+    if (staged) stages.push({ workload: o.id, budget: stageBudget(profile, m.serverCpuMicrosPerRequest) });
+    if (shouldProfile(o.id, o.server.kind)) {
+      const summary = summarise(profile, 15);
+      profiles.push({ workload: o.id, file: file.slice(ROOT.length), ...summary });
+      console.log(formatSummary({ ...summary, top: summary.top.slice(0, 10), byModule: summary.byModule.slice(0, 8) }, `    profile ${o.id}`));
+    }
   }
   return m;
 }
@@ -695,6 +706,7 @@ function printReport(report: BenchReport): void {
   }
   console.log(table(mrows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']));
   for (const s of report.skipped) console.log(`skipped ${s.id}: ${s.reason}`);
+  if (report.stages.length) console.log(`\n${formatStages(report.stages)}`);
   if (report.scale.series.length) {
     console.log('\nscale (req/s by stored records)');
     const srows = [['workload', ...report.scale.sizes.map((n) => fmt(n)), 'small÷large']];
@@ -822,6 +834,7 @@ async function main(): Promise<void> {
     },
     targets: [],
     profiles,
+    stages,
     ...(remote ? { remote } : {}),
     interference: {
       noisyPercent: NOISY_PERCENT,

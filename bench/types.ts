@@ -27,6 +27,8 @@ export interface BenchReport {
   targets: TargetCheck[];
   /** CPU profiles of the server child (only with --profile). */
   profiles: ProfileSummary[];
+  /** Server CPU per request by stage of the request path (bench/stages.ts), per profiled workload; empty with --no-stages. */
+  stages: { workload: string; budget: StageBudget }[];
   /** Load from other processes on the machine, and what the run did about it. */
   interference: InterferenceSummary;
   /** The complete certification through a latency proxy (only with --remote-latency). */
@@ -316,6 +318,14 @@ export interface ProfileModuleEntry {
   module: string;
   selfMs: number;
   selfPercentOfBusy: number;
+}
+
+/** One workload's server CPU per request, split by stage from a profiled pass (bench/stages.ts). */
+export interface StageBudget {
+  /** Server CPU per request in the unprofiled measured window. */
+  cpuMicrosPerRequest: number;
+  /** µs per request by stage; they add up to cpuMicrosPerRequest (to rounding). */
+  micros: Record<string, number>;
 }
 
 export interface ProfileSummary {
