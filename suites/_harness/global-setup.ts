@@ -9,7 +9,8 @@ import { rosteringRun, rosteringSetup } from '../rostering/_support/setup.js';
 import { concurrentShards } from './run-id.js';
 import { ShardRun } from './shard-run.js';
 import { RUN_ID } from './fixtures.js';
-import { beginRun, endRun } from './ledger.js';
+import { beginRun, endRun, runsInProgress } from './ledger.js';
+import { STALE_ROSTERING_MS, removeEarlierRostering } from '../rostering/_support/earlier-worlds.js';
 import { describeRemoval, removeLeftovers, targetDataApis } from './leftovers.js';
 
 /**
@@ -17,14 +18,22 @@ import { describeRemoval, removeLeftovers, targetDataApis } from './leftovers.js
  * the deployment, fetching one token per configured client and the store digest when the
  * target offers one (the teardown compares it). Returns the teardown.
  */
-/** Removes what earlier runs of the suites left on this target (ledger.ts); a failure is reported, never fatal. */
+/**
+ * Removes what earlier runs of the suites left on this target: what their ledger names
+ * (ledger.ts), then rostering data holding the reserved organization ids that a run left where
+ * its ledger was lost (earlier-worlds.ts), once it is STALE_ROSTERING_MS old: younger, it may be
+ * a run on another machine still reading it. A failure is reported, never fatal.
+ */
 async function removeEarlierRuns(ctx: Parameters<typeof removeLeftovers>[0], primary: string | undefined): Promise<number> {
   try {
     const { dataApis, tokenFor } = targetDataApis(ctx, primary ? { [target.dataApi.baseUrl.replace(/\/$/, '')]: primary } : {});
     const removal = await removeLeftovers(ctx, dataApis, tokenFor, RUN_ID);
     const line = describeRemoval(removal);
     if (line) console.log(line);
-    return removal.removed;
+    const current = (concurrentShards()?.base ?? RUN_ID).slice(-6);
+    const rostering = await removeEarlierRostering(ctx, tokenFor, { runsInProgress: runsInProgress(), current, staleAfterMs: STALE_ROSTERING_MS });
+    if (rostering?.seeds.length) console.log(`removed ${rostering.removed} records of the rostering data earlier runs left holding the reserved organization ids (runs …${rostering.seeds.join(', …')}; no ledger named them)${rostering.failed.length ? `; ${rostering.failed.length} could not be removed: ${rostering.failed.slice(0, 3).join(', ')}` : ''}`);
+    return removal.removed + (rostering?.removed ?? 0);
   } catch (err) {
     console.log(`records earlier runs left could not be removed (${(err as Error).message.split('\n')[0]}); npm run cleanup tries again`);
     return 0;

@@ -79,6 +79,12 @@ export function forgetEmptyEndedRuns(): void {
   }
 }
 
+/** The runs on this machine whose main process is still running. */
+export function runsInProgress(): string[] {
+  if (!existsSync(LEDGER_DIR)) return [];
+  return readdirSync(LEDGER_DIR).filter((n) => n.endsWith('.run')).map(runOf).filter(inProgress);
+}
+
 /** Whether a run's main process is still running (its `.run` file names a live pid). */
 export function inProgress(run: string): boolean {
   const file = join(LEDGER_DIR, `${run}.run`);

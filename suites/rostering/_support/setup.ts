@@ -11,6 +11,7 @@ import { rosteringSelected } from '../../_harness/selection.js';
 import { flowsDescription } from './flows.js';
 import { PREFIX, scope } from './service.js';
 import { DryWriter, Writer, buildDistrict, buildWorld, type World } from './world.js';
+import { SEED_LABEL, holdersOf, type Holder } from './earlier-worlds.js';
 import { RUN_ID } from '../../_harness/run-id.js';
 
 /**
@@ -50,9 +51,6 @@ export type SharedRostering = Pick<RosteringRun, 'taken' | 'withheldFlows'>;
  * said of it, or why it wrote none).
  */
 export interface RosteringShare { seed: string; replay?: SharedRostering | string }
-
-/** The writers' seeds: one label each, so their keys never meet (world.ts Writer). */
-const SEED_LABEL = { world: 'w', context: 'c', tenant: 't', tenantContext: 'b' } as const;
 
 /** A district of a routing flow: its ids and the names written with them (how tests find it). */
 export interface District { lea: number; school: number; leaName: string; schoolName: string }
@@ -125,7 +123,7 @@ export async function rosteringSetup(share: RosteringShare = { seed: RUN_ID.slic
       run.taken = replay ? { ...replay.taken } : await reservedIdsInUse(writer, r.organizations);
       const world = WORLD_FIELDS.filter((f) => run.taken![f]);
       if (world.length) {
-        console.log(`rostering: ${world.map((f) => `rostering.organizations.${f} ${r.organizations![f]} ${run.taken![f]}`).join('; ')}: the suites never write over a deployment's records, so the rostering tests that read their data are not applicable; declare ids the deployment does not use${Object.values(run.taken ?? {}).some((t) => t?.includes('earlier run')) ? ' (or run npm run cleanup)' : ''}`);
+        console.log(`rostering: ${world.map((f) => `rostering.organizations.${f} ${r.organizations![f]} ${run.taken![f]}`).join('; ')}: the suites never write over a deployment's records, so the rostering tests that read their data are not applicable; declare ids the deployment does not use${Object.values(run.taken ?? {}).some((t) => t?.includes('earlier run')) ? ' (or run npm run cleanup; a run starting an hour after that data was written removes it itself)' : ''}`);
         process.env[ROSTERING_RUN_ENV] = JSON.stringify(run);
         return () => cleanup(writers).finally(() => ctx.dispose());
       }
@@ -235,25 +233,14 @@ export function unlessHeld(fields: readonly (keyof RosteringOrganizations)[]): v
  * world gives (world.ts) says an earlier run left it.
  */
 export async function reservedIdsInUse(w: Writer, ids: Partial<RosteringOrganizations>): Promise<RosteringRun['taken']> {
-  const first = ['stateEducationAgency', 'localEducationAgency', 'school'];
-  const kinds = model.resources.filter((r) => r.educationOrganization).sort((a, b) => rank(first, a.name) - rank(first, b.name));
   const taken: NonNullable<RosteringRun['taken']> = {};
-  await Promise.all((Object.entries(ids) as [keyof RosteringOrganizations, number][]).map(async ([field, id]) => {
-    const holders = await Promise.all(kinds.map(async (kind) => {
-      const res = await w.client.get(`${kind.endpoint}?${kind.educationOrganization!.idField}=${id}`);
-      return res.status() === 200 ? ((await res.json()) as { nameOfInstitution?: string }[])[0] : undefined;
-    }));
-    const at = holders.findIndex((h) => h);
-    if (at < 0) return;
-    const found = holders[at]!;
-    const ours = /(?:State Agency|District|School) [wr][0-9a-z]{6}/.test(found.nameOfInstitution ?? '');
-    taken[field] = `is already the deployment's ${kinds[at].name} "${found.nameOfInstitution ?? ''}"${ours ? ', which an earlier run of the suites left' : ''}`;
-  }));
+  for (const [field, h] of Object.entries(await holdersOf(w, ids)) as [keyof RosteringOrganizations, Holder][]) {
+    const ours = /(?:^|\s)[wr][0-9a-z]{6}(?:[wctb]x\d+)?$/.test(h.name);
+    taken[field] = `is already the deployment's ${h.kind} "${h.name}"${ours ? ', which an earlier run of the suites left' : ''}`;
+  }
   return taken;
 }
 
-/** The position of `name` in `order`, names not in it after every one that is. */
-const rank = (order: string[], name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
 
 /** Every writer's records, the writers at the same time (each writes its own data API). */
 async function cleanup(writers: Writer[]): Promise<void> {

@@ -159,11 +159,15 @@ export class Writer {
  * the same keys and names, so buildWorld and buildDistrict return the world that shard wrote.
  */
 export class DryWriter extends Writer {
+  /** What the writer it stands for created, in order (earlier-worlds.ts finds and removes it). */
+  readonly computed: { resource: string; body: Body }[] = [];
+
   constructor(dataApi: string, seed: string) {
     super(undefined as unknown as HttpClient, undefined, dataApi, seed);
   }
 
-  override create(): Promise<{ url: string; id: string; location: string }> {
+  override create(resource: string, body: Body): Promise<{ url: string; id: string; location: string }> {
+    this.computed.push({ resource, body });
     return Promise.resolve({ url: '', id: '', location: '' });
   }
 
