@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 import { parseExact } from './exact-json.js';
 import { Problem } from './problems.js';
@@ -27,14 +28,7 @@ export function requireJsonContentType(ctx: Context, accepts: (mediaType: string
 export async function readText(ctx: Context, max: number = (ctx.state.maxBodyBytes as number | undefined) ?? MAX_BODY_BYTES): Promise<string> {
   const tooLarge = () => new Problem('request-entity-too-large', { errors: [`The request body is larger than ${max} bytes.`] }, { Connection: 'close' });
   if (Number(ctx.get('content-length') || 0) > max) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) throw tooLarge();
-    chunks.push(chunk);
-  }
-  const bytes = Buffer.concat(chunks);
+  const bytes = await (ctx.get('content-length') ? declaredLengthBody(ctx.req) : streamedBody(ctx.req, max, tooLarge));
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -43,6 +37,39 @@ export async function readText(ctx: Context, max: number = (ctx.state.maxBodyByt
   }
   if (text.trim() === '') throw new Problem('bad-request', { errors: ['A non-empty request body is required.'] });
   return text;
+}
+
+/**
+ * A body of a declared length (at most the maximum, checked before): the parser delivers
+ * exactly that many bytes, so no chunk can pass the maximum, and the body is collected from the
+ * stream's events, cheaper per request than an async iterator. A connection closed before the
+ * end rejects, as the iterator does.
+ */
+function declaredLengthBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const settle = (err?: Error) => {
+      req.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
+      if (err) reject(err);
+      else resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    };
+    const onData = (chunk: Buffer) => { chunks.push(chunk); };
+    const onEnd = () => settle();
+    const onClose = () => settle(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    req.on('data', onData).once('end', onEnd).once('error', settle).once('close', onClose);
+  });
+}
+
+/** The body as it streams in (no declared length), refused once it passes `max` bytes. */
+async function streamedBody(req: IncomingMessage, max: number, tooLarge: () => Problem): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }
 
 /** Deeper bodies are refused (400) before parsing: every later step walks the document recursively. */
