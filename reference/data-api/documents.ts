@@ -1,4 +1,4 @@
-import type { Fields } from '../../spec/model/dsl.js';
+import type { Field, Fields } from '../../spec/model/dsl.js';
 import type { CompiledModel } from '../../spec/model/compiled.js';
 import { stringifyExact } from '../http/exact-json.js';
 import type { StoredRecord } from '../store/store.js';
@@ -10,7 +10,7 @@ import type { StoredRecord } from '../store/store.js';
  */
 export function prune(model: CompiledModel, fields: Fields, value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, f] of Object.entries(fields)) {
+  for (const [name, f] of members(fields)) {
     const v = value[name];
     if (v === null || v === undefined) continue;
     // Values of the wrong shape are reported by schema validation; here they are only skipped.
@@ -37,6 +37,14 @@ export function prune(model: CompiledModel, fields: Fields, value: Record<string
     }
   }
   return out;
+}
+
+/** A model's members as entries, made once per member list: every write walks them. */
+const entriesCache = new WeakMap<Fields, [string, Field][]>();
+function members(fields: Fields): [string, Field][] {
+  let entries = entriesCache.get(fields);
+  if (!entries) entriesCache.set(fields, (entries = Object.entries(fields)));
+  return entries;
 }
 
 /**

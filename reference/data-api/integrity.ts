@@ -15,6 +15,8 @@ export function checkUnification(resource: CompiledResource, doc: Record<string,
   const errors: Record<string, string[]> = {};
   for (const eq of resource.equalities) {
     const found = eq.paths.flatMap((p) => expandPaths(doc, p)).filter((x) => x.value !== undefined && x.value !== null);
+    // The usual body: the values are one and the same (or there is one); no text needed to say so.
+    if (found.every((x) => x.value === found[0].value)) continue;
     const distinct = [...new Set(found.map((x) => stringifyExact(x.value)))];
     if (distinct.length > 1) {
       const message = `All values supplied for '${eq.name}' must match. Review all references (including those higher up in the resource's data) and align the following conflicting values: ${distinct.map((v) => `'${JSON.parse(v)}'`).join(', ')}`;

@@ -14,19 +14,36 @@ export interface RecordLookup {
 
 /** The record a reference value names, resolving abstract targets against every member type. */
 export function findReferenced(model: CompiledModel, store: RecordLookup, ref: CompiledReference, value: Record<string, unknown>): StoredRecord | undefined {
+  for (const { resource, properties } of lookupsOf(model, ref)) {
+    const hit = store.collection(resource.name).byKey.get(naturalKeyOfValues(resource, properties.map((p) => value[p])));
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/**
+ * Where a reference's target records are looked up: each resource its target may be (one, or
+ * every member type of an abstract target), with the reference's property holding each part of
+ * that resource's identity, in identity order. Made once per reference: every write resolves
+ * its references.
+ */
+interface Lookup { resource: CompiledResource; properties: string[] }
+const lookups = new WeakMap<CompiledReference, Lookup[]>();
+function lookupsOf(model: CompiledModel, ref: CompiledReference): Lookup[] {
+  let found = lookups.get(ref);
+  if (found) return found;
   const abstract = model.abstracts.find((a) => a.name === ref.target);
   if (abstract) {
-    for (const m of abstract.members) {
+    found = abstract.members.map((m) => {
       const member = model.byName.get(m.resource)!;
-      const values = member.identity.map((part) => value[ref.fields.find((f) => `$.${m.fieldFor[f.property] ?? f.property}` === part.path)?.property ?? part.name]);
-      const hit = store.collection(member.name).byKey.get(naturalKeyOfValues(member, values));
-      if (hit) return hit;
-    }
-    return undefined;
+      return { resource: member, properties: member.identity.map((part) => ref.fields.find((f) => `$.${m.fieldFor[f.property] ?? f.property}` === part.path)?.property ?? part.name) };
+    });
+  } else {
+    const target = model.byName.get(ref.target)!;
+    found = [{ resource: target, properties: target.identity.map((part) => ref.fields.find((f) => f.targetPath === part.path)?.property ?? part.name) }];
   }
-  const target = model.byName.get(ref.target)!;
-  const values = target.identity.map((part) => value[ref.fields.find((f) => f.targetPath === part.path)?.property ?? part.name]);
-  return store.collection(target.name).byKey.get(naturalKeyOfValues(target, values));
+  lookups.set(ref, found);
+  return found;
 }
 
 /** The descriptor record a `<namespace>#<codeValue>` value names (case-insensitive). */
