@@ -70,6 +70,26 @@ export function render(record: StoredRecord): Record<string, unknown> {
   return { id: record.id, ...record.doc, _etag: record.etag, _lastModifiedDate: record.lastModified };
 }
 
+/**
+ * The JSON of render(record), kept for the RENDERED_LIMIT records most recently rendered: a
+ * record read again is answered without building and serialising its body again. A kept text
+ * is used only while the record's document, `_etag` and `_lastModifiedDate` are the ones it was
+ * made from (a write replaces the document object and stamps a new etag; a rollback puts the old
+ * ones back). Bounded, not one per stored record: at a million records a text each would double
+ * the store's memory.
+ */
+const RENDERED_LIMIT = 10_000;
+const rendered = new Map<StoredRecord, { doc: Record<string, unknown>; etag: string; lastModified: string; json: string }>();
+export function renderedJson(record: StoredRecord): string {
+  const kept = rendered.get(record);
+  if (kept && kept.doc === record.doc && kept.etag === record.etag && kept.lastModified === record.lastModified) return kept.json;
+  const json = stringifyExact(render(record));
+  if (kept) rendered.delete(record);
+  else if (rendered.size >= RENDERED_LIMIT) rendered.delete(rendered.keys().next().value as StoredRecord);
+  rendered.set(record, { doc: record.doc, etag: record.etag, lastModified: record.lastModified, json });
+  return json;
+}
+
 /** Deep equality of two pruned documents, ignoring member order and collection order. */
 export function sameDocument(a: unknown, b: unknown): boolean {
   return canonical(a) === canonical(b);

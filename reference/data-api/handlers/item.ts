@@ -5,7 +5,7 @@ import { Problem } from '../../http/problems.js';
 import { keyValues, naturalKey } from '../../store/keys.js';
 import type { StoredRecord } from '../../store/store.js';
 import { authorize, type DataApi } from '../context.js';
-import { render, sameDocument } from '../documents.js';
+import { render, renderedJson, sameDocument } from '../documents.js';
 import { profileAccept, profileFor, readView, writeView } from '../profiles.js';
 import { checkReferences, dependents } from '../integrity.js';
 import { parseId, type Route } from '../routes.js';
@@ -32,7 +32,7 @@ export function getById(api: DataApi, ctx: Context, route: Route): void {
   }
   ctx.status = 200;
   ctx.type = profile?.mediaType ? `${profile.mediaType}; charset=utf-8` : 'application/json; charset=utf-8';
-  ctx.body = stringifyExact(profile ? readView(route.resource, profile, render(record)) : render(record));
+  ctx.body = profile ? stringifyExact(readView(route.resource, profile, render(record))) : renderedJson(record);
 }
 
 /**
