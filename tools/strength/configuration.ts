@@ -35,6 +35,9 @@ export const conformanceIssuer = referenceConfig.issuer ?? {};
 /** The data standard the deployments serve (the configuration's; the seed's when it names none). */
 export const servedStandard: DataStandard = referenceConfig.dataStandard ?? defaultStandard;
 
+/** The problem-type prefix the deployments are configured with (the target's errorTypePrefix): a fault's own problem says it, as theirs do. */
+export const servedErrorTypePrefix: string = referenceTarget.dataApi.errorTypePrefix ?? 'urn:core:api:';
+
 /** The first embedded target whose configuration serves one of `standards`. */
 export function targetServing(standards: DataStandard[]): string {
   const serves = (file: string) => (JSON.parse(readFileSync(join(root, file), 'utf8')) as { dataStandard?: DataStandard }).dataStandard ?? defaultStandard;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import registry from '../../../spec/errors/problem-types.json' with { type: 'json' };
 import type { DataApiTarget } from '../../../suites/targets/types.js';
 import type { DataStandard } from '../../../spec/model/upstream.js';
-import { referenceTarget } from '../configuration.js';
+import { referenceTarget, servedErrorTypePrefix } from '../configuration.js';
 import {
   answerJson, dataPath, eachObject, header, jsonOf, pathOf, queryOf, setJson, setQuery,
   type ProxiedRequest, type ProxiedResponse, type Tools, type Transformer,
@@ -69,11 +69,15 @@ export function problemOf(res: ProxiedResponse): Record<string, unknown> | undef
 
 export const hasType = (res: ProxiedResponse, suffix: string) => String(problemOf(res)?.type ?? '').endsWith(suffix);
 
-/** A problem-details response as the reference would write it. */
+/**
+ * A problem-details response as the reference would write it, with the problem-type prefix the
+ * run's deployments are configured with (an upstream-named one writes urn:ed-fi:api:): a
+ * deviation must change only what it says it changes.
+ */
 export function problem(suffix: string, extras: Record<string, unknown> = {}): ProxiedResponse {
   const entry = registry.problemTypes.find((p) => p.suffix === suffix)!;
   const res: ProxiedResponse = { status: entry.status, headers: {}, body: Buffer.alloc(0) };
-  answerJson(res, entry.status, { detail: entry.detail, type: `${registry.prefix}${suffix}`, title: entry.title, status: entry.status, correlationId: randomUUID(), ...extras });
+  answerJson(res, entry.status, { detail: entry.detail, type: `${servedErrorTypePrefix}${suffix}`, title: entry.title, status: entry.status, correlationId: randomUUID(), ...extras });
   return res;
 }
 
