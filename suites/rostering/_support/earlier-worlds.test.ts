@@ -113,3 +113,34 @@ test('at a run\'s start (staleAfterMs) the data is removed only once the deploym
   assert.deepEqual([old?.seeds, old?.recent, old?.failed], [['p0o9i8'], [], []]);
   assert.deepEqual(stored(), before);
 });
+
+test('the paging district a killed worker left (schools of drawn ids) is found from the district and removed, a school of the deployment\'s under it stays', async () => {
+  const { buildDistrict } = await import('./world.js');
+  const { newEducationOrganizationId } = await import('../../_harness/builders.js');
+  const before = stored();
+  // As query.spec.ts writes it: a worker's (unseeded) writer, the district on pagingLea, then schools of drawn ids.
+  const worker = new Writer(ctx, token, ref.dataApiBaseUrl);
+  await buildDistrict(worker, { lea: ids.pagingLea });
+  const [made] = (await (await worker.client.get(`schools?localEducationAgencyId=${ids.pagingLea}`)).json()) as Record<string, unknown>[];
+  const template = { ...made };
+  delete template.id; delete template._etag; delete template._lastModifiedDate;
+  for (let i = 0; i < 30; i++) {
+    const schoolId = newEducationOrganizationId();
+    await worker.create('schools', { ...template, schoolId, nameOfInstitution: `Paging School ${schoolId}` });
+  }
+  const written = [...stored()].filter((r) => !before.has(r));
+  assert.equal(written.length, 35, 'three descriptors, the district and 31 schools');
+  const young = await removeEarlierRostering(ctx, async () => token, { runsInProgress: [], staleAfterMs: 3_600_000 });
+  assert.equal(young?.recent.length, 1);
+  assert.equal(young?.removed, 0);
+  // A school of the deployment's under the district: it stays, and so does the district.
+  const theirs = await new Writer(ctx, token, ref.dataApiBaseUrl).client.create('schools', { ...template, schoolId: newEducationOrganizationId(), nameOfInstitution: 'A school of the deployment\'s' });
+  const removal = await removeEarlierRostering(ctx, async () => token, { runsInProgress: [] });
+  assert.equal(removal?.seeds.length, 1);
+  assert.equal(removal?.removed, 31, 'the run\'s 31 schools');
+  assert.equal(removal?.failed.length, 4, `the district, the two descriptors the deployment's school uses and the one the district uses are refused: ${removal?.failed.join(', ')}`);
+  assert.equal((await deployment.client.delete(theirs.url)).status(), 204);
+  const again = await removeEarlierRostering(ctx, async () => token, { runsInProgress: [] });
+  assert.deepEqual([again?.removed, again?.failed], [4, []]);
+  assert.deepEqual(stored(), before);
+});

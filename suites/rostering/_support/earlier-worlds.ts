@@ -137,7 +137,7 @@ const rank = (order: string[], name: string) => (order.includes(name) ? order.in
  */
 export const STALE_ROSTERING_MS = 60 * 60 * 1000;
 
-/** The reserved ids the world is written with (setup.ts WORLD_FIELDS; the paging district's is a worker's, in its ledger). */
+/** The reserved ids the world is written with (setup.ts WORLD_FIELDS; the paging district's, a worker's, is removePagingDistrict's). */
 const WORLD_IDS = ['sea', 'lea1', 'lea2', 'schoolA', 'schoolB', 'schoolC', 'schoolD'] as const;
 
 /** What removeEarlierRostering did. */
@@ -178,13 +178,82 @@ export async function removeEarlierRostering(request: HttpClient, tokenFor: (dat
     seeds: seeds.filter((s) => !running(s) && stale(s)), inProgress: seeds.filter(running), recent: seeds.filter((s) => !running(s) && !stale(s)),
     removed: 0, absent: 0, failed: [],
   };
-  for (const seed of out.seeds) {
-    for (const data of await dataOfRun(seed, ids)) {
-      const r = await removeEarlierData(request, data, await tokenFor(data.dataApi));
-      out.removed += r.removed;
-      out.absent += r.absent;
-      out.failed.push(...r.failed);
+  const add = (r: EarlierRemoval) => {
+    out.removed += r.removed;
+    out.absent += r.absent;
+    out.failed.push(...r.failed);
+  };
+  for (const seed of out.seeds) for (const data of await dataOfRun(seed, ids)) add(await removeEarlierData(request, data, await tokenFor(data.dataApi)));
+  // The paging district (query.spec.ts) is a worker's, and its schools' ids were drawn: found by what names its district.
+  const paging = ids.pagingLea === undefined ? undefined : (await holdersOf(new Writer(request, await tokenFor(own), own), { pagingLea: ids.pagingLea })).pagingLea;
+  const run = paging && PAGING_DISTRICT.exec(paging.name)?.[1];
+  if (paging && run) {
+    if (running(run)) out.inProgress.push(run);
+    else if (o.staleAfterMs !== undefined && !(now - Date.parse(paging.lastModified ?? '') > o.staleAfterMs)) out.recent.push(run);
+    else {
+      out.seeds.push(run);
+      add(await removePagingDistrict(new Writer(request, await tokenFor(own), own), ids.pagingLea!, run));
     }
   }
+  return out;
+}
+
+/** The name of a worker's district (an unseeded writer: `r<run><worker>x<n>`), with the run's six characters. */
+const PAGING_DISTRICT = /^Routing District r([0-9a-z]{6})(?:\d+|s)x\d+$/;
+
+/**
+ * Removes the paging district a run left on `lea`: the schools under it that the run made
+ * (`Paging School <id>`, or the district's own `Routing School r<run>…`), 25 at a time, then
+ * the district, then the district's descriptors in the run's own namespace
+ * (`<namespacePrefix>/rostering/n<run>…`). A school of anyone else under it stays, and so then
+ * does the district (its DELETE is refused); a removal run again finishes the work.
+ */
+async function removePagingDistrict(w: Writer, lea: number, run: string): Promise<EarlierRemoval> {
+  const out: EarlierRemoval = { removed: 0, absent: 0, failed: [] };
+  const schools: Record<string, unknown>[] = [];
+  const page = target.dataApi.pageSizeMaximum ?? 500;
+  for (let offset = 0; ; offset += page) {
+    const res = await w.client.get(`schools?localEducationAgencyId=${lea}&limit=${page}&offset=${offset}`);
+    if (res.status() !== 200) { out.failed.push(`schools under ${lea} → ${res.status()}`); return out; }
+    const found = (await res.json()) as Record<string, unknown>[];
+    schools.push(...found);
+    if (found.length < page) break;
+  }
+  const ownSchool = new RegExp(`^Routing School r${run}(?:\\d+|s)x\\d+$`);
+  const ours = schools.filter((s) => s.nameOfInstitution === `Paging School ${String(s.schoolId)}` || ownSchool.test(String(s.nameOfInstitution)));
+  const [district] = (await (await w.client.get(`localEducationAgencies?localEducationAgencyId=${lea}`)).json()) as Record<string, unknown>[];
+  const namespace = `${target.testData.namespacePrefix}/rostering/n${run}`;
+  const descriptors = new Set<string>();
+  const collect = (v: unknown): void => {
+    if (typeof v === 'string' && v.startsWith(namespace) && v.includes('#')) descriptors.add(v);
+    else if (v && typeof v === 'object') for (const x of Object.values(v)) collect(x);
+  };
+  collect([...ours, district]);
+  // Those only a removed school named (an earlier removal that stopped half-way) are the district's
+  // own in the same namespace: buildDistrict's descriptors, as a DryWriter computes them.
+  const dry = new DryWriter(target.dataApi.baseUrl, 'x');
+  await buildDistrict(dry);
+  const bases = new Set([...descriptors].map((v) => v.slice(0, v.lastIndexOf('/'))));
+  for (const { resource, body } of dry.computed) {
+    if (!resource.endsWith('Descriptors')) continue;
+    const ns = String(body.namespace);
+    for (const base of bases) descriptors.add(`${base}${ns.slice(ns.lastIndexOf('/'))}#${String(body.codeValue)}`);
+  }
+  const remove = async (url: string) => {
+    const status = (await w.client.delete(url)).status();
+    if (status === 204) out.removed++;
+    else if (status === 404) out.absent++;
+    else out.failed.push(`${url} → ${status}`);
+  };
+  for (let i = 0; i < ours.length; i += 25) await Promise.all(ours.slice(i, i + 25).map((s) => remove(`schools/${String(s.id)}`)));
+  if (district) await remove(`localEducationAgencies/${String(district.id)}`);
+  await Promise.all([...descriptors].map(async (value) => {
+    const [ns, code] = [value.slice(0, value.lastIndexOf('#')), value.slice(value.lastIndexOf('#') + 1)];
+    const type = ns.slice(ns.lastIndexOf('/') + 1);
+    const resource = `${type.charAt(0).toLowerCase()}${type.slice(1)}s`;
+    const res = await w.client.get(`${resource}?namespace=${encodeURIComponent(ns)}&codeValue=${encodeURIComponent(code)}`);
+    const [found] = res.status() === 200 ? ((await res.json()) as { id: string }[]) : [];
+    if (found) await remove(`${resource}/${found.id}`);
+  }));
   return out;
 }

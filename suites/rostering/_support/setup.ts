@@ -235,12 +235,12 @@ export function unlessHeld(fields: readonly (keyof RosteringOrganizations)[]): v
 export async function reservedIdsInUse(w: Writer, ids: Partial<RosteringOrganizations>): Promise<RosteringRun['taken']> {
   const taken: NonNullable<RosteringRun['taken']> = {};
   for (const [field, h] of Object.entries(await holdersOf(w, ids)) as [keyof RosteringOrganizations, Holder][]) {
-    const ours = /(?:^|\s)[wr][0-9a-z]{6}(?:[wctb]x\d+)?$/.test(h.name);
+    // A world's or district's name (earlier-worlds.ts seedOfName), or a worker's district (the paging one: r<run><worker>x<n>).
+    const ours = /(?:^|\s)[wr][0-9a-z]{6}(?:(?:[wctbs]|\d+)x\d+)?$/.test(h.name);
     taken[field] = `is already the deployment's ${h.kind} "${h.name}"${ours ? ', which an earlier run of the suites left' : ''}`;
   }
   return taken;
 }
-
 
 /** Every writer's records, the writers at the same time (each writes its own data API). */
 async function cleanup(writers: Writer[]): Promise<void> {
