@@ -3,8 +3,12 @@ import { defaultStandard, type DataStandard } from '../../spec/model/upstream.js
 import { JUDGED_STANDARD_ENV, declaredStandard, standardFromDiscovery, type FoundStandard } from './data-standard.js';
 import type { ResolvedTarget } from './target.js';
 
-/** A deployment that does not answer discovery within this is judged as if nothing told (the preflight then says why). */
-const DISCOVERY_TIMEOUT_MS = 5_000;
+/**
+ * A deployment that does not answer discovery within this is judged as if nothing told (the
+ * preflight then says why). As long as the preflight's probes (preflight.ts): a deployment just
+ * started may take seconds to answer its first request.
+ */
+const DISCOVERY_TIMEOUT_MS = 30_000;
 
 /**
  * The standard a target serves, found once in Playwright's main process before any test file is
