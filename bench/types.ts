@@ -325,7 +325,7 @@ export interface StageBudget {
   /** Server CPU per request in the unprofiled measured window. */
   cpuMicrosPerRequest: number;
   /** µs per request by stage; they add up to cpuMicrosPerRequest (to rounding). */
-  micros: Record<string, number>;
+  micros: { [stage: string]: number };
 }
 
 export interface ProfileSummary {
