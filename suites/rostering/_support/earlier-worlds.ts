@@ -25,6 +25,14 @@ import { DryWriter, Writer, buildDistrict, buildWorld } from './world.js';
 export const SEED_LABEL = { world: 'w', context: 'c', tenant: 't', tenantContext: 'b' } as const;
 type Label = keyof typeof SEED_LABEL;
 
+/**
+ * Whether an organization's name is one the suites write: a world's or a flow's district
+ * (seedOfName), a worker's district (PAGING_DISTRICT), or an older harness's `<kind> r<run>`.
+ */
+export function writtenBySuites(name: string): boolean {
+  return /(?:^|\s)[wr][0-9a-z]{6}(?:(?:[wctbs]|\d+)x\d+)?$/.test(name);
+}
+
 /** The run seed in a name the rostering data was written with, if it is one. */
 export function seedOfName(name: string): string | undefined {
   return /(?:^|\s)[wr]([0-9a-z]{6})[wctb]x\d+$/.exec(name)?.[1];
@@ -172,7 +180,8 @@ export async function removeEarlierRostering(request: HttpClient, tokenFor: (dat
   const holders = found.flat();
   const running = (seed: string) => seed === o.current || o.runsInProgress.some((run) => run.replace(/s\d+$/, '').endsWith(seed));
   const now = o.now ?? Date.now();
-  const stale = (seed: string) => o.staleAfterMs === undefined || holders.filter((h) => h.seed === seed).every((h) => now - Date.parse(h.lastModified ?? '') > o.staleAfterMs!);
+  const old = (h: Holder) => o.staleAfterMs === undefined || now - Date.parse(h.lastModified ?? '') > o.staleAfterMs;
+  const stale = (seed: string) => holders.filter((h) => h.seed === seed).every(old);
   const seeds = [...new Set(holders.map((h) => h.seed))];
   const out: EarlierRunsRemoval = {
     seeds: seeds.filter((s) => !running(s) && stale(s)), inProgress: seeds.filter(running), recent: seeds.filter((s) => !running(s) && !stale(s)),
@@ -185,14 +194,15 @@ export async function removeEarlierRostering(request: HttpClient, tokenFor: (dat
   };
   for (const seed of out.seeds) for (const data of await dataOfRun(seed, ids)) add(await removeEarlierData(request, data, await tokenFor(data.dataApi)));
   // The paging district (query.spec.ts) is a worker's, and its schools' ids were drawn: found by what names its district.
-  const paging = ids.pagingLea === undefined ? undefined : (await holdersOf(new Writer(request, await tokenFor(own), own), { pagingLea: ids.pagingLea })).pagingLea;
+  const ownWriter = new Writer(request, await tokenFor(own), own);
+  const paging = ids.pagingLea === undefined ? undefined : (await holdersOf(ownWriter, { pagingLea: ids.pagingLea })).pagingLea;
   const run = paging && PAGING_DISTRICT.exec(paging.name)?.[1];
   if (paging && run) {
     if (running(run)) out.inProgress.push(run);
-    else if (o.staleAfterMs !== undefined && !(now - Date.parse(paging.lastModified ?? '') > o.staleAfterMs)) out.recent.push(run);
+    else if (!old(paging)) out.recent.push(run);
     else {
       out.seeds.push(run);
-      add(await removePagingDistrict(new Writer(request, await tokenFor(own), own), ids.pagingLea!, run));
+      add(await removePagingDistrict(ownWriter, ids.pagingLea!, run));
     }
   }
   return out;

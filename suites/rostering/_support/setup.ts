@@ -4,14 +4,13 @@ import { SignJWT, decodeJwt, importPKCS8 } from 'jose';
 import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
 import { credentials, target, unsetCredentialVariables } from '../../_harness/target.js';
 import type { RosteringClient, RosteringFlows, RosteringOrganizations } from '../../targets/types.js';
-import { model } from '../../_harness/judged-model.js';
 import { ROSTERING_RUN_ENV } from '../../_harness/rostering-run-env.js';
 import { notApplicable } from '../../_harness/capabilities.js';
 import { rosteringSelected } from '../../_harness/selection.js';
 import { flowsDescription } from './flows.js';
 import { PREFIX, scope } from './service.js';
 import { DryWriter, Writer, buildDistrict, buildWorld, type World } from './world.js';
-import { SEED_LABEL, holdersOf, type Holder } from './earlier-worlds.js';
+import { SEED_LABEL, holdersOf, writtenBySuites, type Holder } from './earlier-worlds.js';
 import { RUN_ID } from '../../_harness/run-id.js';
 
 /**
@@ -235,9 +234,7 @@ export function unlessHeld(fields: readonly (keyof RosteringOrganizations)[]): v
 export async function reservedIdsInUse(w: Writer, ids: Partial<RosteringOrganizations>): Promise<RosteringRun['taken']> {
   const taken: NonNullable<RosteringRun['taken']> = {};
   for (const [field, h] of Object.entries(await holdersOf(w, ids)) as [keyof RosteringOrganizations, Holder][]) {
-    // A world's or district's name (earlier-worlds.ts seedOfName), or a worker's district (the paging one: r<run><worker>x<n>).
-    const ours = /(?:^|\s)[wr][0-9a-z]{6}(?:(?:[wctbs]|\d+)x\d+)?$/.test(h.name);
-    taken[field] = `is already the deployment's ${h.kind} "${h.name}"${ours ? ', which an earlier run of the suites left' : ''}`;
+    taken[field] = `is already the deployment's ${h.kind} "${h.name}"${writtenBySuites(h.name) ? ', which an earlier run of the suites left' : ''}`;
   }
   return taken;
 }
