@@ -3,7 +3,7 @@ import { stringifyExact } from '../http/exact-json.js';
 import { Problem } from '../http/problems.js';
 import type { DataStore, StoredRecord } from '../store/store.js';
 import { expandPaths, getPath } from '../store/json-path.js';
-import { findDescriptor, findReferenced } from '../store/references.js';
+import { findDescriptor, findReferenced, type ResolvedTargets } from '../store/references.js';
 
 /**
  * Write-time integrity checks driven by the model: key unification, descriptor existence (400)
@@ -28,16 +28,19 @@ export function checkUnification(resource: CompiledResource, doc: Record<string,
 
 /**
  * Descriptor values must name an existing descriptor (`<namespace>#<codeValue>`, matched
- * case-insensitively); they are rewritten in place to the stored canonical spelling.
+ * case-insensitively); they are rewritten in place to the stored canonical spelling. The
+ * descriptors found are added to `resolved`.
  */
-export function resolveDescriptors(model: CompiledModel, store: DataStore, resource: CompiledResource, doc: Record<string, unknown>): Record<string, string[]> {
+export function resolveDescriptors(model: CompiledModel, store: DataStore, resource: CompiledResource, doc: Record<string, unknown>, resolved?: ResolvedTargets): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const d of resource.descriptors) {
     for (const at of expandPaths(doc, d.path)) {
       if (typeof at.value !== 'string') continue;
       const found = findDescriptor(model, store, d.descriptor, at.value);
-      if (found) at.set(canonicalSpelling(found));
-      else (errors[at.path] ??= []).push(`${pascal(d.descriptor)}Descriptor value '${at.value}' does not exist.`);
+      if (found) {
+        at.set(canonicalSpelling(found));
+        resolved?.add(found);
+      } else (errors[at.path] ??= []).push(`${pascal(d.descriptor)}Descriptor value '${at.value}' does not exist.`);
     }
   }
   return errors;
@@ -61,9 +64,9 @@ function canonicalSpelling(descriptor: StoredRecord): string {
 /**
  * Every reference of the document must name an existing record (409 unresolved-reference).
  * Key strings of a resolved reference are replaced by the equal strings of the target, so that
- * the many documents referencing one record share them.
+ * the many documents referencing one record share them. The records named are added to `resolved`.
  */
-export function checkReferences(model: CompiledModel, store: DataStore, resource: CompiledResource, doc: Record<string, unknown>): void {
+export function checkReferences(model: CompiledModel, store: DataStore, resource: CompiledResource, doc: Record<string, unknown>, resolved?: ResolvedTargets): void {
   const errors: Record<string, string[]> = {};
   const targets = new Set<string>();
   for (const ref of resource.references) {
@@ -72,6 +75,7 @@ export function checkReferences(model: CompiledModel, store: DataStore, resource
       const value = at.value as Record<string, unknown>;
       const target = findReferenced(model, store, ref, value);
       if (target) {
+        resolved?.add(target);
         for (const f of ref.fields) {
           const mine = value[f.property];
           if (typeof mine !== 'string') continue;

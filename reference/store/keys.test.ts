@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { model } from '../../spec/model/index.js';
+import { compileServed } from '../../spec/model/served.js';
 import { startForTest } from '../tests/helpers.js';
 import { keyText, naturalKeyOfValues } from './keys.js';
 
@@ -19,6 +20,20 @@ test('one text in two Unicode spellings is one key; case counts only where descr
   assert.deepEqual([keyText('A\u030a'), keyText('\u212b'), keyText('ASCII'), keyText('ASCII', true)], ['\u00c5', '\u00c5', 'ASCII', 'ascii']);
   // Numbers stay numbers.
   assert.equal(naturalKeyOfValues(model.byName.get('school')!, [255901]), '[255901]');
+});
+
+test('every descriptor a member names is keyed by namespace and code value, compared case-insensitively, in every standard (findDescriptor keeps one key string per value, whatever the descriptor)', () => {
+  for (const standard of ['4.0', '5.2', '6.1'] as const) {
+    const served = compileServed(standard);
+    const named = new Set(served.resources.flatMap((r) => r.descriptors.map((d) => `${d.descriptor}Descriptor`)));
+    assert.ok(named.size > 100, `${standard}: ${named.size} descriptors named`);
+    for (const name of named) {
+      const resource = served.byName.get(name);
+      if (!resource) continue; // findDescriptor finds nothing: no key is made
+      assert.ok(resource.isDescriptor, `${standard} ${name} is a descriptor`);
+      assert.deepEqual(resource.identity.map((p) => p.path), ['$.namespace', '$.codeValue'], `${standard} ${name}`);
+    }
+  }
 });
 
 type Ref = Awaited<ReturnType<typeof startForTest>>;

@@ -48,11 +48,41 @@ function lookupsOf(model: CompiledModel, ref: CompiledReference): Lookup[] {
 
 /** The descriptor record a `<namespace>#<codeValue>` value names (case-insensitive). */
 export function findDescriptor(model: CompiledModel, store: RecordLookup, descriptor: string, value: string): StoredRecord | undefined {
-  const hash = value.lastIndexOf('#');
-  if (hash <= 0) return undefined;
   const resource = model.byName.get(`${descriptor}Descriptor`);
   if (!resource) return undefined;
-  return store.collection(resource.name).byKey.get(naturalKeyOfValues(resource, [value.slice(0, hash), value.slice(hash + 1)]));
+  const key = descriptorKey(resource, value);
+  return key === undefined ? undefined : store.collection(resource.name).byKey.get(key);
+}
+
+/**
+ * The natural key a descriptor value names, if it has the `<namespace>#<codeValue>` shape. Every
+ * descriptor resource is keyed by (namespace, codeValue), compared case-insensitively, so one
+ * value names one key string whatever the descriptor: they are kept by value, since a store's
+ * writes name the same few values over and over. Bounded: values never seen again (typing
+ * mistakes, a client sending new ones each time) only refill it.
+ */
+const descriptorKeys = new Map<string, string | undefined>();
+const DESCRIPTOR_KEYS_KEPT = 10_000;
+function descriptorKey(resource: CompiledResource, value: string): string | undefined {
+  let key = descriptorKeys.get(value);
+  if (key !== undefined || descriptorKeys.has(value)) return key;
+  const hash = value.lastIndexOf('#');
+  key = hash <= 0 ? undefined : naturalKeyOfValues(resource, [value.slice(0, hash), value.slice(hash + 1)]);
+  if (descriptorKeys.size >= DESCRIPTOR_KEYS_KEPT) descriptorKeys.clear();
+  descriptorKeys.set(value, key);
+  return key;
+}
+
+/**
+ * The records a write's checks resolved (its descriptor values and references), and the store's
+ * change version when they did: the store indexes the write with them instead of looking every
+ * one up again, while it is still at that version (nothing was written in between).
+ */
+export class ResolvedTargets {
+  private readonly found = new Set<StoredRecord>();
+  constructor(readonly version: number) {}
+  add(record: StoredRecord): void { this.found.add(record); }
+  get records(): StoredRecord[] { return [...this.found]; }
 }
 
 /** Where a referrer names a target: the concrete reference (or descriptor) path. */
@@ -81,10 +111,14 @@ export class ReferenceIndex {
     this.keyMutable = keyMutableResources(model);
   }
 
-  /** (Re)indexes a record's outgoing references and descriptor values. */
-  add(resource: CompiledResource, record: StoredRecord): void {
+  /**
+   * (Re)indexes a record's outgoing references and descriptor values. `resolved`: the distinct
+   * records they name, when the write's own checks already looked them up in the store as it is
+   * now (ResolvedTargets); otherwise they are looked up here.
+   */
+  add(resource: CompiledResource, record: StoredRecord, resolved?: StoredRecord[]): void {
     this.remove(record);
-    const targets = this.targetsOf(resource, record);
+    const targets = resolved ?? this.targetsOf(resource, record);
     if (!targets.length) return;
     for (const target of targets) {
       let referrers = this.incoming.get(target);
@@ -132,6 +166,12 @@ export class ReferenceIndex {
   knows(referrer: StoredRecord, target: StoredRecord): boolean {
     const targets = this.outgoing.get(referrer);
     return targets === target || (Array.isArray(targets) && targets.includes(target));
+  }
+
+  /** The records the index holds a record to name (for invariant checks). */
+  targetsKnown(referrer: StoredRecord): StoredRecord[] {
+    const targets = this.outgoing.get(referrer);
+    return targets === undefined ? [] : Array.isArray(targets) ? [...targets] : [targets];
   }
 
   /** The paths at which `referrer` names `target` through a reference, resolved against the store as it is now. */

@@ -46,7 +46,9 @@ export async function put(api: DataApi, ctx: Context, route: Route): Promise<voi
   const record = lookup(api, route, 'Resource to update was not found.');
   const doc = body.profile ? writeView(resource, body.profile, body.doc, record.doc) : body.doc;
   authorize(api, ctx, resource, 'Update', record.doc, doc);
-  checkReferences(api.model, api.store, resource, doc);
+  // Through a profile the stored document holds members the checks did not see: looked up again.
+  const resolved = body.profile ? undefined : body.resolved;
+  checkReferences(api.model, api.store, resource, doc, resolved);
   const key = naturalKey(resource, doc);
   if (key !== record.key) {
     if (!resource.updatable) {
@@ -63,7 +65,7 @@ export async function put(api: DataApi, ctx: Context, route: Route): Promise<voi
   }
   checkIfMatch(ctx, record);
   if (resource.isDescriptor) doc[`${resource.name}Id`] = record.doc[`${resource.name}Id`];
-  if (!sameDocument(record.doc, doc)) api.store.replace(resource, record, doc);
+  if (!sameDocument(record.doc, doc)) api.store.replace(resource, record, doc, resolved);
   ctx.status = 204;
   ctx.set('ETag', quoted(record.etag));
   ctx.set('Location', `${origin(ctx)}${ctx.path}`);

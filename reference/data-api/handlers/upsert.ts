@@ -26,11 +26,13 @@ export async function upsert(api: DataApi, ctx: Context, route: Route): Promise<
   const doc = body.profile ? writeView(resource, body.profile, body.doc, existing?.doc) : body.doc;
   if (existing) authorize(api, ctx, resource, 'Update', existing.doc, doc);
   else authorize(api, ctx, resource, 'Create', doc);
-  checkReferences(api.model, api.store, resource, doc);
+  // Through a profile the stored document holds members the checks did not see: looked up again.
+  const resolved = body.profile ? undefined : body.resolved;
+  checkReferences(api.model, api.store, resource, doc, resolved);
   if (existing) {
     checkIfMatch(ctx, existing);
     if (resource.isDescriptor) doc[`${resource.name}Id`] = existing.doc[`${resource.name}Id`];
-    if (!sameDocument(existing.doc, doc)) api.store.replace(resource, existing, doc);
+    if (!sameDocument(existing.doc, doc)) api.store.replace(resource, existing, doc, resolved);
     respond(ctx, 200, existing.id, existing.etag);
     return;
   }
@@ -38,7 +40,7 @@ export async function upsert(api: DataApi, ctx: Context, route: Route): Promise<
   if (resource.educationOrganization) assertUniqueEducationOrganizationId(api, route, doc);
   checkRecordQuota(api, ctx);
   if (resource.isDescriptor) doc[`${resource.name}Id`] = api.store.nextDescriptorId();
-  const created = api.store.create(resource, doc, principalOf(ctx).client.key);
+  const created = api.store.create(resource, doc, principalOf(ctx).client.key, resolved);
   respond(ctx, 201, created.id, created.etag);
 }
 

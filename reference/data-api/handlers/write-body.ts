@@ -12,13 +12,14 @@ import { checkUnification, resolveDescriptors } from '../integrity.js';
 import { bodyErrors, REPORTED_PATHS, reportedValidationErrors, type ValidationErrors } from '../validation-errors.js';
 import { boundedCopy } from '../bounded-copy.js';
 import { REPORT_BUDGET } from '../validator.js';
+import { ResolvedTargets } from '../../store/references.js';
 
 /**
  * The shared front half of POST and PUT (decisions #11 order): content type (415), body (400
  * bad-request), schema and key unification (400), descriptors (400). Returns the document to
  * store: model members only, descriptor values in canonical spelling.
  */
-export async function readWriteBody(api: DataApi, ctx: Context, resource: CompiledResource, operationId: string, opts: { rejectId: boolean }): Promise<{ doc: Record<string, unknown>; profile?: AppliedProfile }> {
+export async function readWriteBody(api: DataApi, ctx: Context, resource: CompiledResource, operationId: string, opts: { rejectId: boolean }): Promise<{ doc: Record<string, unknown>; profile?: AppliedProfile; resolved: ResolvedTargets }> {
   const mediaType = requireJsonContentType(ctx, (t) => t === 'application/json' || isProfileMediaType(t, api.settings.naming.mediaTypeVendor));
   const profile = profileFor(api, ctx, resource, 'write', mediaType);
   const { body, errors: numberErrors } = normalizeBody(resource, parseJson(await readText(ctx)));
@@ -50,13 +51,14 @@ export async function readWriteBody(api: DataApi, ctx: Context, resource: Compil
   };
   // Descriptors first: they are rewritten to their canonical spelling, which the duplicate-item
   // and unification checks then compare.
-  const checks = [() => resolveDescriptors(api.model, api.store, resource, doc), () => contentErrors(resource, doc, api.settings.schoolYears), () => checkUnification(resource, doc)];
+  const resolved = new ResolvedTargets(api.store.newestChangeVersion);
+  const checks = [() => resolveDescriptors(api.model, api.store, resource, doc, resolved), () => contentErrors(resource, doc, api.settings.schoolYears), () => checkUnification(resource, doc)];
   for (const check of checks) {
     merge(check());
     if (Object.keys(validationErrors).length >= REPORTED_PATHS) throw dataValidationFailed(validationErrors, false);
   }
   if (Object.keys(validationErrors).length) throw dataValidationFailed(validationErrors, complete);
-  return { doc, ...(profile ? { profile } : {}) };
+  return { doc, resolved, ...(profile ? { profile } : {}) };
 }
 
 /** A data-validation problem; past 100 failing paths it lists the first and says how many (validation-errors.ts). */
