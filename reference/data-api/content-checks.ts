@@ -59,15 +59,16 @@ function collectRequiredText(fields: Fields, base: string, out: string[]): void 
 export function contentErrors(resource: CompiledResource, doc: Record<string, unknown>, schoolYears: { min: number; max: number }): ValidationErrors {
   const errors: ValidationErrors = {};
   const add = (path: string, message: string) => (errors[path] ??= []).push(message);
-  walk(doc, '$', (path, name, value) => {
+  eachLeaf(doc, (name, value, pathNow) => {
     if (typeof value === 'string') {
-      if (DANGEROUS.test(value)) add(path, `${name} contains a potentially dangerous value.`);
-      if (unstorable(value)) add(path, `${name} contains a character that cannot be stored (a lone surrogate or NUL).`);
-      if (CONTROL.test(value)) add(path, `${name} contains a control character; only tab, line feed and carriage return are allowed.`);
-    }
-    if (/^(schoolYear|.+SchoolYear)$/.test(name) && (typeof value === 'number' || typeof value === 'bigint')) {
+      // Most text is printable ASCII without `<` or `&`: none of the three checks can fire.
+      if (PLAIN.test(value)) return;
+      if (DANGEROUS.test(value)) add(pathNow(), `${name} contains a potentially dangerous value.`);
+      if (unstorable(value)) add(pathNow(), `${name} contains a character that cannot be stored (a lone surrogate or NUL).`);
+      if (CONTROL.test(value)) add(pathNow(), `${name} contains a control character; only tab, line feed and carriage return are allowed.`);
+    } else if ((typeof value === 'number' || typeof value === 'bigint') && isSchoolYearName(name)) {
       const year = Number(value);
-      if (year < schoolYears.min || year > schoolYears.max) add(path, `${name} must be between ${schoolYears.min} and ${schoolYears.max}.`);
+      if (year < schoolYears.min || year > schoolYears.max) add(pathNow(), `${name} must be between ${schoolYears.min} and ${schoolYears.max}.`);
     }
   });
   for (const path of requiredText(resource)) {
@@ -93,10 +94,28 @@ export function contentErrors(resource: CompiledResource, doc: Record<string, un
   return errors;
 }
 
-function walk(v: unknown, path: string, visit: (path: string, name: string, value: unknown) => void, name = '$'): void {
-  if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`, visit, name));
-  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`, visit, k);
-  else visit(path, name, v);
+/** Text none of the string checks can refuse: printable ASCII but `<` and `&` (one linear pass). */
+const PLAIN = /^[\x20-\x25\x27-\x3b\x3d-\x7e]*$/;
+
+/** `schoolYear`, or a member name ending in `SchoolYear` after at least one character. */
+const isSchoolYearName = (name: string) => name === 'schoolYear' || (name.length > 10 && name.endsWith('SchoolYear'));
+
+/**
+ * Calls `visit` for every leaf value of a document, with the name of the member holding it (an
+ * item's, its list's) and a function giving its JSON path: built only when a check reports one,
+ * since nearly every leaf passes.
+ */
+function eachLeaf(doc: unknown, visit: (name: string, value: unknown, pathNow: () => string) => void): void {
+  const keys: (string | number)[] = [];
+  const pathNow = () => keys.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : `${p}.${k}`), '$');
+  const walk = (v: unknown, name: string): void => {
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) { keys.push(i); walk(v[i], name); keys.pop(); }
+    } else if (v && typeof v === 'object') {
+      for (const k of Object.keys(v)) { keys.push(k); walk((v as Record<string, unknown>)[k], k); keys.pop(); }
+    } else visit(name, v, pathNow);
+  };
+  walk(doc, '$');
 }
 
 function ordinal(n: number): string {
