@@ -89,12 +89,25 @@ function jsonDepth(text: string): number {
 }
 
 /**
+ * Whether the text has at most `limit` opening brackets in all (strings included): then nothing
+ * nests deeper. Found by native searches, so the usual body skips jsonDepth's walk over every
+ * character (2.4 µs for a 400-byte body, more than parsing it).
+ */
+function fewBrackets(text: string, limit: number): boolean {
+  let n = 0;
+  for (const bracket of ['{', '[']) {
+    for (let i = text.indexOf(bracket); i >= 0; i = text.indexOf(bracket, i + 1)) if (++n > limit) return false;
+  }
+  return true;
+}
+
+/**
  * Parses JSON text (integers exact, see exact-json.ts). Text that is not JSON at all is a bad
  * request; a JSON document broken inside (truncated, a stray comma) is reported under
  * validationErrors, as the seed's data-validation row lists malformed JSON.
  */
 export function parseJson(text: string): unknown {
-  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+  if (!fewBrackets(text, MAX_JSON_DEPTH) && jsonDepth(text) > MAX_JSON_DEPTH) {
     throw new Problem('bad-request:data-validation-failed', { validationErrors: { $: [`The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`] } });
   }
   try {
