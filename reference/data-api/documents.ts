@@ -90,12 +90,31 @@ export function renderedJson(record: StoredRecord): string {
   return json;
 }
 
-/** Deep equality of two pruned documents, ignoring member order and collection order. */
+/**
+ * Deep equality of two pruned documents, ignoring member order and collection order: their
+ * canonical texts (below) are equal. Compared member by member, and a collection item by item
+ * in the order sent, so an unchanged document (most updates of an existing key) is compared
+ * without writing either text; only a collection whose items differ in order is compared by its
+ * canonical text.
+ */
 export function sameDocument(a: unknown, b: unknown): boolean {
-  return canonical(a) === canonical(b);
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && (sameInOrder(a, b) || canonical(a) === canonical(b));
+  if (a && typeof a === 'object') {
+    if (!b || typeof b !== 'object' || Array.isArray(b)) return false;
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return false;
+    for (const k of keys) if (!Object.hasOwn(b, k) || !sameDocument((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+    return true;
+  }
+  if (b && typeof b === 'object') return false;
+  return stringifyExact(a) === stringifyExact(b);
 }
 
-function canonical(v: unknown): string {
+const sameInOrder = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x, i) => sameDocument(x, b[i]));
+
+/** One text per document up to member and collection order: members sorted by name, items by their own text. */
+export function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).sort().join(',')}]`;
   if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
   return stringifyExact(v);
