@@ -14,9 +14,9 @@ import { findDescriptor, findReferenced, type ResolvedTargets } from '../store/r
 export function checkUnification(resource: CompiledResource, doc: Record<string, unknown>): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const eq of resource.equalities) {
-    const found = eq.paths.flatMap((p) => expandPaths(doc, p)).filter((x) => x.value !== undefined && x.value !== null);
     // The usual body: the values are one and the same (or there is one); no text needed to say so.
-    if (found.every((x) => x.value === found[0].value)) continue;
+    if (oneValue(eq.paths, doc)) continue;
+    const found = eq.paths.flatMap((p) => expandPaths(doc, p)).filter((x) => x.value !== undefined && x.value !== null);
     const distinct = [...new Set(found.map((x) => stringifyExact(x.value)))];
     if (distinct.length > 1) {
       const message = `All values supplied for '${eq.name}' must match. Review all references (including those higher up in the resource's data) and align the following conflicting values: ${distinct.map((v) => `'${JSON.parse(v)}'`).join(', ')}`;
@@ -24,6 +24,20 @@ export function checkUnification(resource: CompiledResource, doc: Record<string,
     }
   }
   return errors;
+}
+
+/** Whether the values at the paths (nulls and absent ones aside) are all one value, read without collecting them. */
+function oneValue(paths: string[], doc: Record<string, unknown>): boolean {
+  let first: unknown;
+  const same = (v: unknown) => v === undefined || v === null || (first === undefined ? ((first = v), true) : v === first);
+  for (const p of paths) {
+    if (!p.includes('[*]')) {
+      if (!same(getPath(doc, p))) return false;
+      continue;
+    }
+    for (const x of expandPaths(doc, p)) if (!same(x.value)) return false;
+  }
+  return true;
 }
 
 /**
