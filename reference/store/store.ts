@@ -336,18 +336,14 @@ export class DataStore {
     return this.collection(resource.name).byKey.get(naturalKey(resource, doc));
   }
 
-  /**
-   * Creates a record; `owner` is the key of the client creating it (counted for its quota), and
-   * `resolved` what the write's checks found its references and descriptors to name (ResolvedTargets).
-   */
-  create(resource: CompiledResource, doc: Record<string, unknown>, owner?: string, resolved?: ResolvedTargets): StoredRecord {
-    return this.atomically(() => this.createNow(resource, doc, owner, resolved));
+  /** Creates a record. */
+  create(resource: CompiledResource, doc: Record<string, unknown>, opts: CreateOptions = {}): StoredRecord {
+    return this.atomically(() => this.createNow(resource, doc, opts));
   }
 
-  private createNow(resource: CompiledResource, doc: Record<string, unknown>, owner?: string, resolved?: ResolvedTargets): StoredRecord {
+  private createNow(resource: CompiledResource, doc: Record<string, unknown>, { owner, resolved, key = naturalKey(resource, doc) }: CreateOptions): StoredRecord {
     const targets = this.stillCurrent(resolved);
     const c = this.collection(resource.name);
-    const key = naturalKey(resource, doc);
     const record: StoredRecord = { id: newId(), resource: resource.name, doc, key, etag: '', lastModified: '', changeVersion: 0, created: 0 };
     // Set only when there is one: a property spread here made every create build two objects.
     if (owner !== undefined) record.owner = owner;
@@ -485,6 +481,15 @@ export class DataStore {
     if (ms !== this.lastStamp.ms) this.lastStamp = { ms, iso: new Date(ms).toISOString() };
     return this.lastStamp.iso;
   }
+}
+
+export interface CreateOptions {
+  /** The key of the client creating the record (counted for its quota). */
+  owner?: string;
+  /** What the write's checks found its references and descriptors to name (ResolvedTargets). */
+  resolved?: ResolvedTargets;
+  /** The document's natural key (keys.ts naturalKey), when the caller has just computed it to look the key up. */
+  key?: string;
 }
 
 /** Resource ids: GUIDs as 32 lower-case hex digits (decisions #16a). */

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { operationIds } from '../../../spec/generate/openapi-data.js';
 import { Problem } from '../../http/problems.js';
-import { naturalKeyOfValues } from '../../store/keys.js';
+import { naturalKey, naturalKeyOfValues } from '../../store/keys.js';
 import { authorize, principalOf, type DataApi } from '../context.js';
 import { checkRecordQuota } from '../record-quota.js';
 import { sameDocument } from '../documents.js';
@@ -22,7 +22,8 @@ import type { Field } from '../../../spec/model/dsl.js';
 export async function upsert(api: DataApi, ctx: Context, route: Route): Promise<void> {
   const { resource } = route;
   const body = await readWriteBody(api, ctx, resource, operationIds(resource).post, { rejectId: true });
-  const existing = api.store.findByKey(resource, body.doc);
+  const key = naturalKey(resource, body.doc);
+  const existing = api.store.collection(resource.name).byKey.get(key);
   const doc = body.profile ? writeView(resource, body.profile, body.doc, existing?.doc) : body.doc;
   if (existing) authorize(api, ctx, resource, 'Update', existing.doc, doc);
   else authorize(api, ctx, resource, 'Create', doc);
@@ -40,7 +41,8 @@ export async function upsert(api: DataApi, ctx: Context, route: Route): Promise<
   if (resource.educationOrganization) assertUniqueEducationOrganizationId(api, route, doc);
   checkRecordQuota(api, ctx);
   if (resource.isDescriptor) doc[`${resource.name}Id`] = api.store.nextDescriptorId();
-  const created = api.store.create(resource, doc, principalOf(ctx).client.key, resolved);
+  // The key looked up above is the stored document's unless a profile made another document.
+  const created = api.store.create(resource, doc, { owner: principalOf(ctx).client.key, resolved, ...(body.profile ? {} : { key }) });
   respond(ctx, 201, created.id, created.etag);
 }
 

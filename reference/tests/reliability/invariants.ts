@@ -3,13 +3,15 @@
  * Not a test file itself.
  */
 import { expandPaths } from '../../store/json-path.js';
+import { naturalKey } from '../../store/keys.js';
 import { findDescriptor, findReferenced } from '../../store/references.js';
 import type { DataStore, StoredRecord } from '../../store/store.js';
 
 /**
  * Every reference and descriptor value of every record names an existing record, and the
  * reverse index knows each such link (otherwise a DELETE of the target would be allowed and
- * leave the reference dangling) and no other. Returns one line per problem.
+ * leave the reference dangling) and no other; and each record is indexed under its document's
+ * natural key. Returns one line per problem.
  */
 export function referenceProblems(store: DataStore): string[] {
   const problems: string[] = [];
@@ -17,6 +19,9 @@ export function referenceProblems(store: DataStore): string[] {
     const resource = store.model.byName.get(record.resource)!;
     const known = (target: StoredRecord) => store.references.knows(record, target) && store.references.referringResources(target).includes(record.resource);
     const named = new Set<StoredRecord>();
+    // A record is found by the key its document has (a stale key would make a second record of it).
+    const key = naturalKey(resource, record.doc);
+    if (record.key !== key || store.collection(record.resource).byKey.get(key) !== record) problems.push(`${record.resource} ${record.id}: indexed under key ${record.key}, its document's key is ${key}`);
     for (const ref of resource.references) {
       for (const at of expandPaths(record.doc, ref.path)) {
         if (!at.value || typeof at.value !== 'object') continue;
