@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { numberSource, parseExact, stringifyExact } from './exact-json.js';
+import fc from 'fast-check';
+import { mayMislead, numberSource, parseExact, stringifyExact } from './exact-json.js';
 
 /**
  * JSON read with exact numbers (issue 23 finding 8): an integer value beyond ±(2^53−1) is a
@@ -49,4 +50,24 @@ test('strings with escapes and markers are text, and a member named __proto__ is
   assert.ok(Object.hasOwn(v, '__proto__'));
   assert.equal(Object.getOwnPropertyDescriptor(v, '__proto__')!.value, 10n ** 21n);
   assert.equal(v.b, '\u0001num-000000000000:0');
+});
+
+test('the pre-test sends every literal with an exponent or 16 digits or more to the exact reading, in any member', () => {
+  const digits = (min: number, max: number) => fc.array(fc.constantFrom(...'0123456789'), { minLength: min, maxLength: max }).map((d) => d.join(''));
+  const literal = fc.record({ minus: fc.boolean(), int: fc.oneof(fc.constant('0'), fc.tuple(fc.constantFrom(...'123456789'), digits(0, 25)).map(([a, b]) => a + b)), frac: fc.option(digits(1, 25)), exp: fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits(1, 3)).map((p) => p.join(''))) })
+    .map(({ minus, int, frac, exp }) => ({ text: `${minus ? '-' : ''}${int}${frac === null ? '' : `.${frac}`}${exp ?? ''}`, count: int.length + (frac?.length ?? 0), exp: exp !== null }));
+  fc.assert(fc.property(literal, fc.constantFrom((l: string) => l, (l: string) => `{"a":[1,{"b":${l}}]}`, (l: string) => `{"s":"x9","n":${l},"t":true}`), ({ text, count, exp }, embed) => {
+    if (exp || count >= 16) assert.ok(mayMislead(embed(text)), embed(text));
+  }), { numRuns: 5_000 });
+  // At the bound, every spelling: n digits, with the point after each of them or none, signed or not.
+  for (let n = 14; n <= 18; n++) {
+    const all = '9876543210123456789'.slice(0, n);
+    for (let at = 1; at <= n; at++) {
+      for (const sign of ['', '-']) {
+        const text = `${sign}${at === n ? all : `${all.slice(0, at)}.${all.slice(at)}`}`;
+        if (n >= 16) assert.ok(mayMislead(text), text);
+      }
+    }
+  }
+  for (const plain of ['{"schoolId":255901001,"d":"2024-08-21","f":1.5}', '123456789012345', '-1234567890123.5']) assert.equal(mayMislead(plain), false, plain);
 });

@@ -13,11 +13,16 @@ import { BIGINT_MAX_DIGITS, exactValue, isInteger, magnitude, scanNumber, toBigI
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * A cheap pre-test (bounded repeats, linear): without 16 digits in a row, 17 digits or points in
- * a row, or a digit before an exponent, every literal has at most 15 significant digits and no
- * exponent, and its number is exactly what it says.
+ * A cheap pre-test (bounded repeats, linear): without a digit followed by an exponent or by 15
+ * more digits or points, every literal has at most 15 digits and no exponent (a literal starts
+ * with a digit after its sign and holds one point at most), and its number is exactly what it
+ * says. Text that passes may still hold no misleading literal (15 digits and a point): the exact
+ * reading then finds none.
  */
-const MAY_MISLEAD = /\d{16}|[\d.]{17}|\d[eE]/;
+const MAY_MISLEAD = /\d(?:[eE]|[\d.]{15})/;
+
+/** Whether JSON text may hold a literal whose JavaScript number could mislead (then it is read exactly). */
+export const mayMislead = (text: string): boolean => MAY_MISLEAD.test(text);
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -36,7 +41,7 @@ export function numberSource(container: object, key: string | number): string | 
  * store) their source text is kept for numberSource.
  */
 export function parseExact(text: string, { keepSources = false } = {}): unknown {
-  if (!MAY_MISLEAD.test(text)) return JSON.parse(text);
+  if (!mayMislead(text)) return JSON.parse(text);
   // Parsed as is first: it refuses text that is not JSON with JSON's own message, before a
   // rewritten literal could make it JSON (a number where a key belongs turned into a string).
   const plain = JSON.parse(text) as unknown;
