@@ -84,11 +84,16 @@ export function createDataApiApp(parts: DataApiParts): Koa {
     const path = tenantMatch ? tenantMatch[2] : rest;
     const prefix = `${DATA_ROOT}/`;
     if (!ctx.path.startsWith(settings.basePath) || !path.toLowerCase().startsWith(prefix.toLowerCase())) return fixedRouteFallback(ctx, router);
-    ctx.state.principal = await api.authenticate(ctx);
+    // Awaited only when there is something to wait for: a known token, its data store and a
+    // synchronous handler (GET) take no turn of the microtask queue.
+    const principal = api.authenticate(ctx);
+    ctx.state.principal = principal instanceof Promise ? await principal : principal;
     limiter?.take(ctx.state.principal.client.key);
     const route = resolveRoute(model, path.slice(prefix.length), settings.naming.namespaceSegment);
-    const requestStore = await parts.instances.storeFor(ctx.state.principal, tenant);
-    await dispatch(requestStore === store ? api : { ...api, store: requestStore }, ctx, route);
+    const found = parts.instances.storeFor(ctx.state.principal, tenant);
+    const requestStore = found instanceof Promise ? await found : found;
+    const handled = dispatch(requestStore === store ? api : { ...api, store: requestStore }, ctx, route);
+    if (handled) await handled;
   });
   return app;
 }
@@ -100,7 +105,7 @@ function fixedRouteFallback(ctx: Context, router: Router): void {
   throw new Problem('not-found');
 }
 
-async function dispatch(api: DataApi, ctx: Context, route: Route): Promise<void> {
+function dispatch(api: DataApi, ctx: Context, route: Route): Promise<void> | void {
   const method = ctx.method;
   // A malformed id is refused before the method check, whatever the method (decisions #11).
   if (route.kind === 'item') parseId(route.id!);

@@ -11,7 +11,8 @@ export interface DataApi {
   model: CompiledModel;
   store: DataStore;
   validator: RequestValidator;
-  authenticate: (ctx: import('koa').Context) => Promise<Principal>;
+  /** The caller, at once for a token already verified, else once its signature is checked. */
+  authenticate: (ctx: import('koa').Context) => Principal | Promise<Principal>;
   authorizer: Authorizer;
 }
 

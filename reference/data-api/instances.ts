@@ -25,7 +25,18 @@ export class InstanceResolver {
     return Object.keys(this.settings.tenants).length > 0;
   }
 
-  async storeFor(principal: Principal, tenant?: string): Promise<DataStore> {
+  /**
+   * The store of a single-tenant principal, kept as long as the principal (bearer.ts keeps one
+   * per verified token): its instance never changes, and every request of the token needs it.
+   */
+  private readonly byPrincipal = new WeakMap<Principal, DataStore>();
+
+  /** The request's data store: at once when the principal's is known, else once its admin database is read. */
+  storeFor(principal: Principal, tenant?: string): DataStore | Promise<DataStore> {
+    return this.byPrincipal.get(principal) ?? this.resolve(principal, tenant);
+  }
+
+  private async resolve(principal: Principal, tenant?: string): Promise<DataStore> {
     let admin = this.settings.adminDatabase;
     if (this.multiTenant) {
       const name = Object.keys(this.settings.tenants).find((t) => t.toLowerCase() === (tenant ?? '').toLowerCase());
@@ -38,13 +49,19 @@ export class InstanceResolver {
     const id = firstInstanceId(principal);
     const cacheKey = `${admin}\u0000${id}`;
     const hit = this.resolved.get(cacheKey);
-    if (hit) return hit;
+    if (hit) return this.keep(principal, hit);
     // An admin database or connection string that cannot be used (ConfigurationError) reaches
     // the error boundary: a bare system problem, never echoing a connection string or key.
     const row = (await this.admins.get(admin)).instance(id);
     if (!row) throw new Problem('not-found', { detail: 'The specified data could not be found.', errors: [`No data store instance ${id} is configured.`] });
     const store = this.stores.open(readConnectionString(row.ConnectionString, this.key));
     this.resolved.set(cacheKey, store);
+    return this.keep(principal, store);
+  }
+
+  /** Kept per principal only where no tenant is part of the route (a multi-tenant request checks its tenant each time). */
+  private keep(principal: Principal, store: DataStore): DataStore {
+    if (!this.multiTenant) this.byPrincipal.set(principal, store);
     return store;
   }
 }

@@ -10,7 +10,7 @@ import { discriminatorPrefixOf, type NamingProfile } from '../../spec/naming/pro
  * introspection). A missing or invalid bearer token is a 401 with no body, as upstream answers
  * it on endpoints outside the data paths.
  */
-export function tokenInfoEndpoint(store: DataStore, authenticate: (ctx: Context) => Promise<Principal>, naming: NamingProfile) {
+export function tokenInfoEndpoint(store: DataStore, authenticate: (ctx: Context) => Principal | Promise<Principal>, naming: NamingProfile) {
   // Type discriminators name the model's schema as upstream does: `edfi.School`.
   const schema = discriminatorPrefixOf(naming.dataModelName);
   return async (ctx: Context): Promise<void> => {
