@@ -15,15 +15,6 @@ interface DataFixtures {
   as: (role: string) => DataClient;
 }
 
-interface WorkerFixtures {
-  /**
-   * The worker's dependencies (BuildOptions.shared): records the generated tests' bodies
-   * reference, made once per worker process on its own request context and deleted, newest
-   * first, when the worker ends.
-   */
-  pool: Builder;
-}
-
 class RoleClient extends DataClient {
   constructor(request: DataClient['request'], token: string, private readonly owner: DataClient) {
     super(request, target, token, []);
@@ -37,17 +28,7 @@ class RoleClient extends DataClient {
   }
 }
 
-export const test = base.extend<DataFixtures, WorkerFixtures>({
-  pool: [async ({}, use) => {
-    const request = httpClient();
-    const created: { url: string }[] = [];
-    await use(new Builder(new DataClient(request, target, sharedTokens().primary, created)));
-    try {
-      await deleteCreated(request, created, 'worker pool cleanup');
-    } finally {
-      await request.dispose();
-    }
-  }, { scope: 'worker' }],
+export const test = base.extend<DataFixtures>({
   // The primary client, tracking every record a POST creates (201): a write a test expected to be
   // refused but the target accepted leaves nothing behind either. Deleting twice is harmless (404).
   api: async ({ api }, use) => {
@@ -66,5 +47,22 @@ export const test = base.extend<DataFixtures, WorkerFixtures>({
     await use((role: string) => new RoleClient(request, clientToken(role), api));
   },
 });
+
+/**
+ * The worker fixture `pool` (registered with the harness's other worker fixtures in
+ * fixtures.ts): the worker's dependencies (BuildOptions.shared), records the generated tests'
+ * bodies reference, made once per worker process on its own client and deleted, newest first,
+ * when the worker ends.
+ */
+export async function workerPool(use: (pool: Builder) => Promise<void>): Promise<void> {
+  const request = httpClient();
+  const created: { url: string }[] = [];
+  await use(new Builder(new DataClient(request, target, sharedTokens().primary, created)));
+  try {
+    await deleteCreated(request, created, 'worker pool cleanup');
+  } finally {
+    await request.dispose();
+  }
+}
 
 export { expect, target };

@@ -7,6 +7,8 @@ import { intentOf } from './intents.js';
 import { ledgerOf } from './ledger.js';
 import { RUN_ID } from './run-id.js';
 import type { Exchange } from './reporter/types.js';
+import type { Builder } from './builders.js';
+import type { PagingDistrict } from '../rostering/_support/paging-district.js';
 import { target, type ResolvedTarget } from './target.js';
 import { sharedTokens } from './tokens.js';
 
@@ -186,6 +188,22 @@ interface Fixtures {
   knownDeviations: void;
 }
 
+/**
+ * Every worker fixture of the suites, registered here, in the `test` every spec file extends.
+ * Playwright runs tests whose sets of worker fixtures differ in workers of their own (the worker
+ * hash), so a worker fixture registered in a spec's own `extend` split a run into three
+ * generations of workers, each started anew after the last had ended (at 40 ms from the
+ * deployment, a whole run took 134 s so and 113 s with one generation). Registered once, they are
+ * made lazily, in the workers whose tests ask for them; their code is imported only then (it
+ * imports this file).
+ */
+interface WorkerFixtures {
+  /** The worker's dependencies for the generated tests' bodies (data.ts workerPool). */
+  pool: Builder;
+  /** The rostering paging tests' district of 501 schools (rostering/_support/paging-district.ts). */
+  pagingDistrict: PagingDistrict;
+}
+
 const deviations = loadDeviations();
 
 /** Marks a request context that records its exchanges (recording below), and gives the one it wraps. */
@@ -239,7 +257,7 @@ function sharedClient(extraHeaders: Record<string, string> = {}): HttpClient {
  * captured and source-mapped: about 12 % of a worker's CPU in a conformance run, for suites
  * that open no browser.
  */
-export const test = _baseTest.extend<Fixtures>({
+export const test = _baseTest.extend<Fixtures, WorkerFixtures>({
   extraHTTPHeaders: [undefined, { option: true, box: 'self' }],
   // The configuration's extraHTTPHeaders (Accept: application/json) on every request, as Playwright's fixture sent them.
   request: async ({ extraHTTPHeaders, exchanges }, use) => {
@@ -272,6 +290,8 @@ export const test = _baseTest.extend<Fixtures>({
   anon: async ({ request, exchanges }, use) => {
     await use(new DataClient(request, target, undefined, [], exchanges));
   },
+  pool: [async ({}, use) => (await import('./data.js')).workerPool(use), { scope: 'worker' }],
+  pagingDistrict: [async ({}, use) => (await import('../rostering/_support/paging-district.js')).pagingDistrict(use), { scope: 'worker', timeout: 240_000 }],
 });
 
 export { expect, target };

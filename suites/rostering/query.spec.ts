@@ -1,50 +1,17 @@
-import { httpClient, type HttpClient } from '../_harness/http.js';
-import { newEducationOrganizationId } from '../_harness/builders.js';
+import type { HttpClient } from '../_harness/http.js';
 import { check, rule } from '../_harness/rules.js';
-import { target } from '../_harness/target.js';
 import { bearer, expectStatus, getRecords, reservedOrganizations, rosterUrl, seaToken, tokenFor, type RosterRecord } from './_support/service.js';
 import { recordsIn } from './_support/read.js';
-import { unlessHeld } from './_support/setup.js';
 import { ENDPOINTS } from './_support/schema.js';
-import { test as base, expect } from './_support/test.js';
-import { Writer, buildDistrict, type World } from './_support/world.js';
+import { test, expect } from './_support/test.js';
+import type { World } from './_support/world.js';
 
 /**
  * Query parameters (research §3, §4): limit, offset, sort/orderBy, fields and filter. Paging is
- * checked on a district with 501 schools (more than the default page of 100 and the maximum of
- * 500), built for the tests that need it under the target's reserved paging district
- * (rostering.organizations.pagingLea), whose declared client reads it; those tests run in one
- * describe block, in order, so one worker at a time holds the district.
+ * checked on a district with 501 schools, the worker fixture `pagingDistrict`
+ * (_support/paging-district.ts); those tests run in one describe block, in order, so one worker
+ * at a time holds the district.
  */
-interface BigDistrict { lea: number; schools: number }
-
-const test = base.extend<object, { big: BigDistrict }>({
-  big: [async ({}, use) => {
-    const pagingLea = target.rostering?.organizations?.pagingLea;
-    // Without reserved ids the tests are not applicable (they say so through reservedOrganizations()).
-    if (pagingLea === undefined) return use(undefined as unknown as BigDistrict);
-    // An id the deployment already uses is never written over (setup.ts looked): not applicable.
-    unlessHeld(['pagingLea']);
-    const request = httpClient();
-    const writer = await Writer.on(request);
-    try {
-      const { lea, school } = await buildDistrict(writer, { lea: pagingLea });
-      const [made] = (await (await writer.client.get(`schools?schoolId=${school}`)).json()) as Record<string, unknown>[];
-      const template = { ...made };
-      delete template.id; delete template._etag; delete template._lastModifiedDate;
-      const ids = Array.from({ length: 500 }, () => newEducationOrganizationId());
-      // 25 at a time, each batch made (and deleted) together: at a distance, 20 round trips each way, not 500.
-      for (let i = 0; i < ids.length; i += 25) {
-        await writer.together(...ids.slice(i, i + 25).map((schoolId) => () => writer.create('schools', { ...template, schoolId, nameOfInstitution: `Paging School ${schoolId}` })));
-      }
-      await use({ lea, schools: ids.length + 1 });
-    } finally {
-      await writer.cleanup();
-      await request.dispose();
-    }
-  }, { scope: 'worker', timeout: 240_000 }],
-});
-
 const page = async (request: HttpClient, query: string, token: string) =>
   (await getRecords(request, rosterUrl(`schools?${query}`), token));
 const ids = (items: RosterRecord[]) => items.map((i) => i.sourcedId);
@@ -52,20 +19,20 @@ const ids = (items: RosterRecord[]) => items.map((i) => i.sourcedId);
 test.describe('rostering paging', () => {
   test.describe.configure({ mode: 'default' });
 
-  test('answers at most 100 records when limit is omitted', rule('roster.roster-query.limit-default-100'), async ({ request, big }) => {
+  test('answers at most 100 records when limit is omitted', rule('roster.roster-query.limit-default-100'), async ({ request, pagingDistrict: big }) => {
     const token = await tokenFor(request, { orgs: [reservedOrganizations().pagingLea], scopes: ['core'] });
     const items = await page(request, '', token);
     expect(items).toHaveLength(100);
     expect(await page(request, 'limit=150', token), 'more records exist than the default page').toHaveLength(150);
   });
 
-  test('clamps a limit above the maximum page size to the maximum', rule('roster.roster-query.limit-above-maximum-clamped'), async ({ request, big }) => {
+  test('clamps a limit above the maximum page size to the maximum', rule('roster.roster-query.limit-above-maximum-clamped'), async ({ request, pagingDistrict: big }) => {
     const token = await tokenFor(request, { orgs: [reservedOrganizations().pagingLea], scopes: ['core'] });
     expect(big.schools).toBeGreaterThan(500);
     for (const limit of [501, 10_000]) expect(await page(request, `limit=${limit}`, token), `limit=${limit}`).toHaveLength(500);
   });
 
-  test('offset skips records; pages are disjoint and walking them gives the whole set in sourcedId order', rule('roster.roster-query.offset-paging', 'roster.roster-query.default-order-sourcedid'), async ({ request, big }) => {
+  test('offset skips records; pages are disjoint and walking them gives the whole set in sourcedId order', rule('roster.roster-query.offset-paging', 'roster.roster-query.default-order-sourcedid'), async ({ request, pagingDistrict: big }) => {
     const token = await tokenFor(request, { orgs: [reservedOrganizations().pagingLea], scopes: ['core'] });
     const first = await page(request, 'limit=500', token);
     const rest = await page(request, 'limit=500&offset=500', token);
@@ -85,7 +52,7 @@ test.describe('rostering paging', () => {
     expect(await page(request, `offset=${big.schools + 5}`, token), 'an offset past the end').toEqual([]);
   });
 
-  test('sends X-Total-Count with the number of matching records on the first, a middle and the last page, and past the end', rule('roster.roster-query.total-count-header'), async ({ request, big }) => {
+  test('sends X-Total-Count with the number of matching records on the first, a middle and the last page, and past the end', rule('roster.roster-query.total-count-header'), async ({ request, pagingDistrict: big }) => {
     const token = await tokenFor(request, { orgs: [reservedOrganizations().pagingLea], scopes: ['core'] });
     const pages = [['limit=200', 200], ['limit=200&offset=200', 200], ['limit=200&offset=400', big.schools - 400], [`limit=200&offset=${big.schools + 5}`, 0], ['', 100]] as const;
     for (const [query, length] of pages) {
