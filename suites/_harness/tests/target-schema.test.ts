@@ -52,3 +52,25 @@ test('a scope base is taken with or without its trailing slash, and an empty one
   assert.equal(at(''), '');
   assert.equal(at(undefined), undefined);
 });
+
+test("the run's target file is checked once: its workers skip the check for the same text, never for another", async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const { createHash } = await import('node:crypto');
+  const { loadTarget, targetFile } = await import('../target.js');
+  // The main process recorded the run's file (module load read it).
+  const recorded = process.env.CONFORMANCE_TARGET_VALIDATED;
+  assert.equal(recorded, createHash('sha256').update(readFileSync(targetFile, 'utf8')).digest('hex'));
+  const invalid = JSON.stringify({ name: 'vendor', dataApi: { baseUrl: 'http://127.0.0.1:9/api' }, clients: {} });
+  const file = join(mkdtempSync(join(tmpdir(), 'target-once-')), 'vendor.json');
+  writeFileSync(file, invalid);
+  assert.throws(() => loadTarget(file), /is invalid/, 'another text is checked');
+  // A worker whose main process found this very text valid does not compile the validator again.
+  try {
+    process.env.CONFORMANCE_TARGET_VALIDATED = createHash('sha256').update(invalid).digest('hex');
+    assert.doesNotThrow(() => loadTarget(file));
+  } finally {
+    process.env.CONFORMANCE_TARGET_VALIDATED = recorded;
+  }
+});
