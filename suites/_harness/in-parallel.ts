@@ -15,3 +15,13 @@ export async function inParallel<T, R>(items: readonly T[], limit: number, fn: (
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
+
+/**
+ * A request started now and awaited later (inside the check it belongs to), so that a distant
+ * deployment answers it while the test waits on another. Until awaited, its failure is held, not
+ * reported as an unhandled rejection; awaiting it still throws that failure where it is judged.
+ */
+export function early<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}

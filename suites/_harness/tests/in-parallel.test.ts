@@ -1,7 +1,7 @@
 /** inParallel: every item once, never more than the limit at a time, results in order. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inParallel } from '../in-parallel.js';
+import { early, inParallel } from '../in-parallel.js';
 
 test('maps every item once, at most `limit` at a time, results in the items\' order', async () => {
   let running = 0;
@@ -23,4 +23,19 @@ test('maps every item once, at most `limit` at a time, results in the items\' or
 test('no item, no call; a failure rejects', async () => {
   assert.deepEqual(await inParallel([], 4, async () => { throw new Error('called'); }), []);
   await assert.rejects(inParallel([1, 2], 2, async (n) => { if (n === 2) throw new Error('two'); return n; }), /two/);
+});
+
+test('early: a request failing before it is awaited is no unhandled rejection, and awaiting it throws its failure', async () => {
+  const unhandled: unknown[] = [];
+  const listen = (reason: unknown) => { unhandled.push(reason); };
+  process.on('unhandledRejection', listen);
+  try {
+    const held = early(Promise.reject(new Error('refused')));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(unhandled, []);
+    await assert.rejects(held, /refused/);
+    assert.equal(await early(Promise.resolve(7)), 7);
+  } finally {
+    process.off('unhandledRejection', listen);
+  }
 });
