@@ -25,3 +25,15 @@ export function early<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => undefined);
   return promise;
 }
+
+/**
+ * Every task at once, like Promise.all, but waiting for all of them before it throws the first
+ * failure (in the tasks' order): no write is still on its way when the test goes on or its
+ * cleanup runs.
+ */
+export async function settleAll<T>(tasks: readonly Promise<T>[]): Promise<T[]> {
+  const results = await Promise.allSettled(tasks);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<T>).value);
+}

@@ -1,7 +1,7 @@
 /** inParallel: every item once, never more than the limit at a time, results in order. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { early, inParallel } from '../in-parallel.js';
+import { early, inParallel, settleAll } from '../in-parallel.js';
 
 test('maps every item once, at most `limit` at a time, results in the items\' order', async () => {
   let running = 0;
@@ -38,4 +38,12 @@ test('early: a request failing before it is awaited is no unhandled rejection, a
   } finally {
     process.off('unhandledRejection', listen);
   }
+});
+
+test('settleAll: results in order; a failure is thrown only once every task has ended, the first in order', async () => {
+  assert.deepEqual(await settleAll([Promise.resolve(1), Promise.resolve(2)]), [1, 2]);
+  let slowEnded = false;
+  const slow = new Promise<number>((r) => setTimeout(() => { slowEnded = true; r(3); }, 30));
+  await assert.rejects(settleAll([slow, Promise.reject(new Error('second')), Promise.reject(new Error('third'))]), /second/);
+  assert.equal(slowEnded, true);
 });
