@@ -95,7 +95,7 @@ export function loadTarget(file = targetFile): ResolvedTarget {
 /**
  * The text of the target file Playwright's main process found valid, by its hash: its workers
  * inherit the variable and skip the check. Compiling the schema's validator cost each worker
- * 0.2 s of CPU, sixteen of them at once when a distant deployment runs sixteen workers.
+ * 0.2 s of CPU, twenty-four of them at once when a distant deployment runs twenty-four workers.
  */
 const VALIDATED_ENV = 'CONFORMANCE_TARGET_VALIDATED';
 

@@ -6,18 +6,20 @@ import { concurrentShards, yearsPerShard } from './run-id.js';
  * How many Playwright workers a run uses when `--workers` does not say (the command line always
  * wins). A target file may name its own (`workers`). Otherwise the round trip to the deployment,
  * measured before the run (issue #24 point 5), decides: a deployment whose answers take
- * IO_BOUND_RTT_MS or more is I/O bound, the workers mostly wait on the network, so eight per
- * core, at most sixteen, whether it is another host or a proxy on this one. A deployment 40 ms
- * away, whole 4.0 run on two cores, since the suites' own HTTP client (http.ts) costs a third of
- * Playwright's: 194 s with eight workers, 141 s with sixteen, and with thirty-two two long
- * sequential tests ran out of time (CPU-bound again). With Playwright's client, sixteen had
- * been slower than eight (183 s against 165 s). The embedded
+ * IO_BOUND_RTT_MS or more is I/O bound, the workers mostly wait on the network, so twelve per
+ * core, at most twenty-four, whether it is another host or a proxy on this one. A deployment 40
+ * ms away, whole 4.0 run on two cores, since the suites' own HTTP client (http.ts) costs a third
+ * of Playwright's: 194 s with eight workers, 141 s with sixteen. Once every test ran in one
+ * generation of workers and sent its independent requests together: sixteen 98 s, twenty-four
+ * 91 s; before that, twenty-four 104 s and thirty-two 104 s, its workers starting later (the
+ * client is CPU-bound there on two cores). With Playwright's client, sixteen had been slower
+ * than eight (183 s against 165 s). The embedded
  * reference, and a deployment that answers sooner, share this machine's cores with the workers:
  * half the cores, but at least two, since a worker also waits on the deployment's answers (two
  * cores: one worker 3.6–4.0 min per configuration, two workers 2.1–2.4 min). Unmeasured (no
  * answer), the host name decides: loopback is local.
  */
-export const REMOTE_WORKERS_MAX = 16;
+export const REMOTE_WORKERS_MAX = 24;
 export const IO_BOUND_RTT_MS = 5;
 
 export interface WorkersDecision {
@@ -40,7 +42,7 @@ export function withinShardYears(d: WorkersDecision, shards: number | undefined)
 export function defaultWorkers(target: Pick<Target, 'workers' | 'dataApi'>, embedded: boolean, cores = availableParallelism(), roundTripMs?: number): WorkersDecision {
   if (target.workers !== undefined) return { workers: target.workers, why: "the target file's workers" };
   const local = { workers: Math.max(2, Math.floor(cores / 2)), why: '' };
-  const remote = { workers: Math.min(REMOTE_WORKERS_MAX, Math.max(2, 8 * cores)), why: '' };
+  const remote = { workers: Math.min(REMOTE_WORKERS_MAX, Math.max(2, 12 * cores)), why: '' };
   if (embedded) return { ...local, why: 'the embedded reference shares this machine' };
   if (roundTripMs === undefined) {
     const loopback = isLoopback(target.dataApi.baseUrl);
