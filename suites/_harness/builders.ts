@@ -1,4 +1,4 @@
-import { expect } from '@playwright/test';
+import { expect } from './expect.js';
 import { model } from './judged-model.js';
 import type { CompiledReference, CompiledResource } from '../../spec/model/compiled.js';
 import type { Field, Fields, ScalarField } from '../../spec/model/dsl.js';

@@ -1,6 +1,7 @@
 import type { HttpClient, HttpResponse } from './http.js';
 import { readFileSync } from 'node:fs';
-import { test, expect } from '@playwright/test';
+import { test } from '@playwright/test';
+import { expect } from './expect.js';
 import type { Capabilities } from '../targets/types.js';
 import { credentials, target } from './target.js';
 import { sharedTokens } from './tokens.js';

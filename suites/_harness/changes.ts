@@ -1,4 +1,4 @@
-import { expect } from '@playwright/test';
+import { expect } from './expect.js';
 import type { DataClient } from './fixtures.js';
 import { target } from './target.js';
 

@@ -1,7 +1,7 @@
 import type { HttpResponse } from './http.js';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { expect } from '@playwright/test';
+import { expect } from './expect.js';
 import type { ProblemBody } from './problem.js';
 
 /** Small assertion and request helpers shared by the data-API suites. */

@@ -1,4 +1,5 @@
-import { _baseTest, expect } from '@playwright/test';
+import { _baseTest } from '@playwright/test';
+import { expect } from './expect.js';
 import { httpClient, type HttpClient, type HttpResponse, type RequestOptions } from './http.js';
 import { deviationFor, loadDeviations } from './deviations.js';
 import { exchangeOf } from './evidence.js';

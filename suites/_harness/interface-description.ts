@@ -1,5 +1,5 @@
 import type { HttpClient } from './http.js';
-import { expect } from '@playwright/test';
+import { expect } from './expect.js';
 import { target } from './target.js';
 
 /**

@@ -1,4 +1,4 @@
-import { expect } from '@playwright/test';
+import { expect } from './expect.js';
 import type { Field, Fields } from '../../spec/model/dsl.js';
 import type { CompiledReference, CompiledResource, ReferenceFieldMapping } from '../../spec/model/compiled.js';
 import { keyMaxLength } from '../../spec/model/key-lengths.js';

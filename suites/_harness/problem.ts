@@ -1,6 +1,6 @@
 import type { HttpResponse } from './http.js';
 import { readFileSync } from 'node:fs';
-import { expect } from '@playwright/test';
+import { expect } from './expect.js';
 import { Ajv } from 'ajv';
 import { target } from './target.js';
 import { check, declares } from './rules.js';

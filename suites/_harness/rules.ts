@@ -1,4 +1,5 @@
-import { expect, test, type TestDetails, type TestInfo } from '@playwright/test';
+import { test, type TestDetails, type TestInfo } from '@playwright/test';
+import { expect } from './expect.js';
 import { catalog } from './catalog.js';
 import { CHECK_ANNOTATION, EVIDENCE_ANNOTATION, EXERCISES_ANNOTATION, formatCheck, formatEvidence, type CheckRecord } from './check-record.js';
 

@@ -1,5 +1,5 @@
 import type { HttpClient, HttpResponse } from '../../_harness/http.js';
-import { expect } from '@playwright/test';
+import { expect } from '../../_harness/expect.js';
 
 /**
  * Reading the rostering service as the seed allows. It shows no fields and no payloads ("Fields of

@@ -2,7 +2,7 @@ import type { HttpClient, HttpResponse } from '../../_harness/http.js';
 import { createPublicKey } from 'node:crypto';
 import { pastThrottle } from '../../_harness/throttle.js';
 import { readFileSync } from 'node:fs';
-import { expect } from '@playwright/test';
+import { expect } from '../../_harness/expect.js';
 import { SignJWT, decodeJwt, importPKCS8, type JWTPayload } from 'jose';
 import { issuerPrivateKeyPem, needs, notApplicable } from '../../_harness/capabilities.js';
 import { check } from '../../_harness/rules.js';

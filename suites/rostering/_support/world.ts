@@ -1,5 +1,5 @@
 import type { HttpClient } from '../../_harness/http.js';
-import { expect } from '@playwright/test';
+import { expect } from '../../_harness/expect.js';
 import { WORLD_SCHOOL_YEAR, newEducationOrganizationId, resourceOf } from '../../_harness/builders.js';
 import { DataClient, RUN_ID, itemUrlOf } from '../../_harness/fixtures.js';
 import { fetchToken, sharedTokens } from '../../_harness/tokens.js';
