@@ -1,12 +1,11 @@
 import type { HttpClient, HttpResponse } from '../_harness/http.js';
-import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT, decodeJwt, importPKCS8 } from 'jose';
 import { rule } from '../_harness/rules.js';
 import { credentials, target } from '../_harness/target.js';
 import { flowsDescription } from './_support/flows.js';
 import { district, flow, orgsUnder, tokenOn } from './_support/routes.js';
 import { ENDPOINTS } from './_support/schema.js';
-import { PREFIX, bearer, expectStatus, expectTokenFailureBody, getPastThrottle, rosterUrl, rosteringOrigin, seaToken, tokenFor } from './_support/service.js';
+import { bearer, expectStatus, expectTokenFailureBody, foreignKeyPem, getPastThrottle, PREFIX, rosteringOrigin, rosterUrl, seaToken, tokenFor } from './_support/service.js';
 import { test, expect } from './_support/test.js';
 import type { World } from './_support/world.js';
 
@@ -20,7 +19,7 @@ async function failedTokenChecks(request: HttpClient, world: World): Promise<[st
   const get = (url: string, authorization?: string) => getPastThrottle(request, url, authorization ? { Authorization: authorization } : {});
   const orgs = rosterUrl('orgs');
   const accepted = await seaToken(request, world, ['core']);
-  const foreignKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const foreignKey = foreignKeyPem();
   const forged = await new SignJWT(decodeJwt(accepted)).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(await importPKCS8(foreignKey, 'RS256'));
   const [header, payload, signature] = accepted.split('.');
   const changed = Buffer.from(JSON.stringify({ ...decodeJwt(accepted), educationOrganizationId: String(world.schoolA) })).toString('base64url');

@@ -1,12 +1,11 @@
 import type { HttpClient } from '../_harness/http.js';
-import { generateKeyPairSync } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { needs } from '../_harness/capabilities.js';
 import { check, rule } from '../_harness/rules.js';
 import { target } from '../_harness/target.js';
 import { flowSecrets, flowsDescription } from './_support/flows.js';
 import { district, flow, orgsUnder, serves, sees, tokenOn, type Instances } from './_support/routes.js';
-import { craftToken, expectStatus, expectStatusAndEnvelope, expectUnauthorized, type TokenSpec } from './_support/service.js';
+import { craftToken, expectStatus, expectStatusAndEnvelope, expectUnauthorized, foreignKeyPem, type TokenSpec } from './_support/service.js';
 import { test, expect } from './_support/test.js';
 
 /**
@@ -232,7 +231,7 @@ test.describe('single-tenant routing with context', () => {
     const d = district('context');
     const instances = [{ id: f.instances.data.id, context: { key: f.contextKey, value: f.instances.data.context } }];
     expect(await sees(request, f.rostering, `/${f.instances.data.context}`, await tokenOn(request, 'context', d, instances), d)).toBe(true);
-    const foreign = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const foreign = foreignKeyPem();
     await expectUnauthorized(await orgsUnder(request, f.rostering, `/${f.instances.data.context}`, await craftToken(request, { orgs: [d.lea], scopes: ['core'], instances }, { dataApi: f.dataApi, key: foreign })));
   });
 });

@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT, decodeJwt, importPKCS8 } from 'jose';
 import { needs } from '../_harness/capabilities.js';
 import { check, rule } from '../_harness/rules.js';
@@ -8,7 +7,7 @@ import { test, expect } from './_support/test.js';
 import { otherFlowToken, type Claim } from './_support/other-flow-tokens.js';
 import { routePrefixes } from './_support/routes.js';
 import { expectWithheld, readCollection } from './_support/read.js';
-import { PREFIX, RESOURCES, SCOPES, TOKEN_FAILURE_BODY, bearer, getPastThrottle, craftToken, declaredClient, expectUnauthorized, expectTokenFailure, issuedClaims, reservedOrganizations, rosterUrl, scope, tokenFor, trustedPublicKeyPem, type TokenSpec } from './_support/service.js';
+import { bearer, craftToken, declaredClient, expectTokenFailure, expectUnauthorized, foreignKeyPem, getPastThrottle, issuedClaims, PREFIX, reservedOrganizations, RESOURCES, rosterUrl, scope, SCOPES, TOKEN_FAILURE_BODY, tokenFor, trustedPublicKeyPem, type TokenSpec } from './_support/service.js';
 
 /**
  * Token checks on every request (seed: Checks on every request): signature, algorithm, iss, aud,
@@ -27,7 +26,6 @@ async function acceptedToken(request: Parameters<typeof tokenFor>[0]): Promise<s
   expect(res.status(), `the unchanged token is accepted: ${await res.text()}`).toBe(200);
   return token;
 }
-const foreignKeyPem = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 /**
  * The rostering service's clock, in whole seconds, read from its Date header (the local clock

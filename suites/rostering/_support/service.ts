@@ -1,5 +1,5 @@
 import type { HttpClient, HttpResponse } from '../../_harness/http.js';
-import { createPublicKey } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { pastThrottle } from '../../_harness/throttle.js';
 import { readFileSync } from 'node:fs';
 import { expect } from '../../_harness/expect.js';
@@ -14,6 +14,17 @@ import { flowsDescription } from './flows.js';
 import { issuingDataApi, rosteringRun } from './setup.js';
 import type { World } from './world.js';
 import { ROSTER_PREFIX } from '../../../spec/generate/openapi-rostering.js';
+
+let foreignKey: string | undefined;
+
+/**
+ * A private key of the suites' own that no deployment trusts (PKCS#8 PEM), to sign tokens that
+ * must be refused. Made once per worker: an RSA key costs 0.2–0.9 s of CPU, and the tests that
+ * forge tokens made one each.
+ */
+export function foreignKeyPem(): string {
+  return foreignKey ??= generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+}
 
 /**
  * The rostering service under test: where it is, its scopes, and tokens for it. Tokens come
