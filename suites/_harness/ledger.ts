@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,9 +21,27 @@ export const LEDGER_DIR = resolve(fileURLToPath(new URL('../../', import.meta.ur
 
 const runOf = (file: string) => file.slice(0, file.indexOf('.'));
 
+/**
+ * The process's ledger files, kept open for appending: opening, appending and closing a file
+ * for every line (with the directory made again) cost a worker about 3 % of its CPU. A line is
+ * in the file once writeSync returns, as it was with appendFileSync, so a killed process loses
+ * nothing written. A file removed meanwhile (a run's ledger forgotten) is opened anew.
+ */
+const openFiles = new Map<string, number>();
+
 function append(run: string, line: object): void {
-  mkdirSync(LEDGER_DIR, { recursive: true });
-  appendFileSync(join(LEDGER_DIR, `${run}.${process.pid}.jsonl`), `${JSON.stringify(line)}\n`);
+  const file = join(LEDGER_DIR, `${run}.${process.pid}.jsonl`);
+  let fd = openFiles.get(file);
+  if (fd !== undefined && fstatSync(fd).nlink === 0) {
+    closeSync(fd);
+    fd = undefined;
+  }
+  if (fd === undefined) {
+    mkdirSync(LEDGER_DIR, { recursive: true });
+    fd = openSync(file, 'a');
+    openFiles.set(file, fd);
+  }
+  writeSync(fd, `${JSON.stringify(line)}\n`);
 }
 
 /** The run's ledger: records created and deleted by this process, and POSTs announced and answered. */
