@@ -31,7 +31,7 @@ class RoleClient extends DataClient {
 export const test = base.extend<DataFixtures>({
   // The primary client, tracking every record a POST creates (201): a write a test expected to be
   // refused but the target accepted leaves nothing behind either. Deleting twice is harmless (404).
-  api: async ({ api }, use) => {
+  api: [async ({ api }, use) => {
     const post = api.post.bind(api);
     api.post = async (path, body, headers = {}) => {
       const res = await post(path, body, headers);
@@ -39,13 +39,13 @@ export const test = base.extend<DataFixtures>({
       return res;
     };
     await use(api);
-  },
-  data: async ({ api, pool }, use) => {
+  }, { scope: 'test', box: 'self' }],
+  data: [async ({ api, pool }, use) => {
     await use(new Builder(api, pool));
-  },
-  as: async ({ request, api }, use) => {
+  }, { box: 'self' }],
+  as: [async ({ request, api }, use) => {
     await use((role: string) => new RoleClient(request, clientToken(role), api));
-  },
+  }, { box: 'self' }],
 });
 
 /**

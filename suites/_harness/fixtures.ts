@@ -258,19 +258,24 @@ function sharedClient(extraHeaders: Record<string, string> = {}): HttpClient {
  * captured and source-mapped: about 12 % of a worker's CPU in a conformance run, for suites
  * that open no browser.
  */
+/*
+ * The per-test fixtures are boxed ('self'): Playwright made each one's set-up and teardown a step,
+ * with a stack trace and two messages to the runner, about ten per test. What they do and how
+ * they fail is unchanged; only the report's step tree no longer lists them.
+ */
 export const test = _baseTest.extend<Fixtures, WorkerFixtures>({
   extraHTTPHeaders: [undefined, { option: true, box: 'self' }],
   // The configuration's extraHTTPHeaders (Accept: application/json) on every request, as Playwright's fixture sent them.
-  request: async ({ extraHTTPHeaders, exchanges }, use) => {
+  request: [async ({ extraHTTPHeaders, exchanges }, use) => {
     await use(recording(sharedClient(extraHTTPHeaders ?? {}), exchanges));
-  },
-  exchanges: async ({}, use, testInfo) => {
+  }, { box: 'self' }],
+  exchanges: [async ({}, use, testInfo) => {
     const list: Exchange[] = [];
     await use(list);
     if (testInfo.status !== testInfo.expectedStatus && list.length) {
       await testInfo.attach('exchanges', { body: JSON.stringify(list), contentType: 'application/json' });
     }
-  },
+  }, { box: 'self' }],
   knownDeviations: [async ({}, use, testInfo) => {
     const title = testInfo.titlePath.join(' › ');
     const primary = testInfo.annotations.find((a) => a.type === 'rule')?.description;
@@ -282,15 +287,15 @@ export const test = _baseTest.extend<Fixtures, WorkerFixtures>({
       if (d.test && title.includes(d.test)) testInfo.fail();
     }
     await use();
-  }, { auto: true }],
-  api: async ({ request, exchanges }, use) => {
+  }, { auto: true, box: 'self' }],
+  api: [async ({ request, exchanges }, use) => {
     const created: { url: string }[] = [];
     await use(new DataClient(request, target, sharedTokens().primary, created, exchanges));
     await deleteCreated(unrecorded(request), created, 'cleanup');
-  },
-  anon: async ({ request, exchanges }, use) => {
+  }, { box: 'self' }],
+  anon: [async ({ request, exchanges }, use) => {
     await use(new DataClient(request, target, undefined, [], exchanges));
-  },
+  }, { box: 'self' }],
   pool: [async ({}, use) => (await import('./data.js')).workerPool(use), { scope: 'worker' }],
   pagingDistrict: [async ({}, use) => (await import('../rostering/_support/paging-district.js')).pagingDistrict(use), { scope: 'worker', timeout: 240_000 }],
 });

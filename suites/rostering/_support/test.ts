@@ -14,13 +14,13 @@ export const test = base.extend<{ rosteringTarget: void; world: World }>({
   rosteringTarget: [async ({}, use) => {
     needs('rostering', target.rostering, 'a rostering service');
     await use();
-  }, { auto: true }],
-  world: async ({}, use) => {
+  }, { auto: true, box: 'self' }],
+  world: [async ({}, use) => {
     unlessHeld(WORLD_FIELDS);
     const world = rosteringRun().world;
     needs('rostering.organizations', world, 'the suites write their data with those ids');
     await use(world);
-  },
+  }, { box: 'self' }],
 });
 
 export { expect };
