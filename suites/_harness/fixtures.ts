@@ -194,7 +194,7 @@ interface Fixtures {
  * Playwright runs tests whose sets of worker fixtures differ in workers of their own (the worker
  * hash), so a worker fixture registered in a spec's own `extend` split a run into three
  * generations of workers, each started anew after the last had ended (at 40 ms from the
- * deployment, a whole run took 134 s so and 113 s with one generation). Registered once, they are
+ * deployment, a whole run took 134 s so, 113 s with one generation). Registered once, they are
  * made lazily, in the workers whose tests ask for them; their code is imported only then (it
  * imports this file).
  */
