@@ -1,11 +1,10 @@
 import { expect } from '@playwright/test';
 
 /**
- * `expect(actual, message).toBe(expected)` for the harness's hottest checks (every created
- * record, every problem answer): Playwright makes each expect a step, with a stack trace
- * captured and source-mapped, which cost about a fifth of a worker's CPU in a conformance run.
- * Here the comparison (Object.is, as toBe's) runs first, and expect only when it fails, so a
- * failure reads exactly as before; a message that is costly to build is given as a function.
+ * `expect(actual, message).toBe(expected)` with a message built only on failure, for the
+ * harness's hottest checks (every created record, every problem answer), whose messages read the
+ * answer's text. The suites' expect (expect.ts) already skips Playwright's step for a passing
+ * toBe, but its message is built before the call; here a costly message is given as a function.
  */
 export function expectToBe<T>(actual: T, expected: T, message?: string | (() => string)): void {
   if (Object.is(actual, expected)) return;

@@ -256,12 +256,10 @@ function sharedClient(extraHeaders: Record<string, string> = {}): HttpClient {
  * fixture carries. Playwright's `test` adds some thirty browser fixtures (context options,
  * trace recording) that every test set up and tore down as steps, each with a stack trace
  * captured and source-mapped: about 12 % of a worker's CPU in a conformance run, for suites
- * that open no browser.
- */
-/*
- * The per-test fixtures are boxed ('self'): Playwright made each one's set-up and teardown a step,
- * with a stack trace and two messages to the runner, about ten per test. What they do and how
- * they fail is unchanged; only the report's step tree no longer lists them.
+ * that open no browser. For the same reason the per-test fixtures are boxed ('self'): each one's
+ * set-up and teardown was a step, with a stack trace and two messages to the runner, about ten
+ * per test. What they do and how they fail is unchanged; only the report's step tree no longer
+ * lists them.
  */
 export const test = _baseTest.extend<Fixtures, WorkerFixtures>({
   extraHTTPHeaders: [undefined, { option: true, box: 'self' }],

@@ -129,7 +129,8 @@ test.describe('scalar values round-trip through query parameters', () => {
 
   // An int64 value past 2^53 has no exact JavaScript number, and a deployment that reads query
   // values as doubles compares a neighbour instead: the body is written as JSON text, the value
-  // odd, so no double holds it.
+  // odd, so no double holds it. The query must find the record (this rule); that it finds only
+  // it is the equality filter's rule, checked elsewhere.
   test('finds a school by a schoolId past 2^53, compared by its exact value', rule('data.query-paging.scalar-properties-and-id-queryable'), async ({ api, data }) => {
     if (resourceOf('school').fields.schoolId?.kind !== 'int64') notInStandard("int64 schoolId (school's schoolId is int32)");
     const marker = 3_000_000_000 + newEducationOrganizationId();
@@ -142,6 +143,6 @@ test.describe('scalar values round-trip through query parameters', () => {
     const id = api.url(posted.headers().location).split('/').pop();
     const res = await api.get(`schools?schoolId=${exact}`);
     expect(res.status(), `schools?schoolId=${exact}: ${await res.text()}`).toBe(200);
-    expect(await idsOf(res), `schools?schoolId=${exact}`).toEqual([id]);
+    expect(await idsOf(res), `schools?schoolId=${exact}`).toContain(id);
   });
 });
