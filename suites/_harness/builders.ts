@@ -7,6 +7,7 @@ import { target } from './target.js';
 import { RUN_ID, itemUrlOf, unique, type DataClient } from './fixtures.js';
 import { SCHOOL_YEARS as YEARS, concurrentShards, yearsPerShard } from './run-id.js';
 import { runMade } from './intents.js';
+import { stringifyExact } from './exact-json.js';
 
 /**
  * Model-driven bodies for what the suites create. Every natural key carries the run id (or a
@@ -116,6 +117,8 @@ const fills = (full: Fill, f: Field) => full === true || (typeof full === 'funct
 
 /** Values already chosen at one level of the document, by query name (key unification). */
 type Context = Map<string, { value: unknown; kind: string }>;
+/** A value's kind for unification: an int64 past 2^53, held as a bigint (exact-json.ts), is a number. */
+const kindOf = (v: unknown): string => (typeof v === 'bigint' ? 'number' : typeof v);
 
 /**
  * Builds bodies from the model and creates whatever they reference: descriptors, the school
@@ -179,15 +182,15 @@ export class Builder {
       for (const [k, v] of Object.entries(overrides)) if (v === undefined) delete body[k];
       return body;
     }
-    const ctx: Context = new Map(Object.entries(opts.context ?? {}).map(([k, v]) => [k, { value: v, kind: typeof v }]));
+    const ctx: Context = new Map(Object.entries(opts.context ?? {}).map(([k, v]) => [k, { value: v, kind: kindOf(v) }]));
     // Overridden members feed the unification context, so the rest agrees with them.
     for (const [name, value] of Object.entries(overrides)) {
       const f = r.fields[name];
       if (!f || value === undefined || value === null) continue;
       if (f.kind === 'reference') {
         const ref = r.references.find((x) => x.path === `$.${name}`)!;
-        for (const m of ref.fields) if ((value as Body)[m.property] !== undefined) ctx.set(m.queryName, { value: (value as Body)[m.property], kind: typeof (value as Body)[m.property] });
-      } else if (f.kind !== 'collection' && f.kind !== 'object' && f.kind !== 'extension') ctx.set(name, { value, kind: typeof value });
+        for (const m of ref.fields) if ((value as Body)[m.property] !== undefined) ctx.set(m.queryName, { value: (value as Body)[m.property], kind: kindOf((value as Body)[m.property]) });
+      } else if (f.kind !== 'collection' && f.kind !== 'object' && f.kind !== 'extension') ctx.set(name, { value, kind: kindOf(value) });
     }
     const skip = new Set(Object.keys(overrides));
     const body = await this.fields(r, r.fields, '$', ctx, opts.full ?? false, skip, opts.shared && this.pool ? this.pool : this);
@@ -249,8 +252,8 @@ export class Builder {
       } else if (f.kind !== 'reference' && f.kind !== 'collection' && f.kind !== 'object' && f.kind !== 'extension') {
         const value = this.scalar(r, name, f, base);
         const known = ctx.get(name);
-        out[name] = known && known.kind === typeof value ? known.value : value;
-        ctx.set(name, { value: out[name], kind: typeof out[name] });
+        out[name] = known && known.kind === kindOf(value) ? known.value : value;
+        ctx.set(name, { value: out[name], kind: kindOf(out[name]) });
       }
     }
     if (r.isSchoolYearEnumeration) return out;
@@ -289,7 +292,7 @@ export class Builder {
     const out: Body = {};
     for (const m of ref.fields) {
       out[m.property] = keys[m.property];
-      ctx.set(m.queryName, { value: keys[m.property], kind: typeof keys[m.property] });
+      ctx.set(m.queryName, { value: keys[m.property], kind: kindOf(keys[m.property]) });
     }
     return out;
   }
@@ -317,7 +320,7 @@ export class Builder {
 
   /** Keys of a record of `target` matching `pinned`: one this Builder made (or is making), or a new one. */
   private ensure(targetName: string, pinned: Body): Promise<Body> {
-    const key = `${targetName}\u0000${JSON.stringify(pinned)}`;
+    const key = `${targetName}\u0000${stringifyExact(pinned)}`;
     let pending = this.making.get(key);
     if (!pending) {
       pending = this.ensureNow(targetName, pinned).finally(() => this.making.delete(key));

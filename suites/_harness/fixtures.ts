@@ -5,6 +5,7 @@ import { deviationFor, loadDeviations } from './deviations.js';
 import { exchangeOf } from './evidence.js';
 import { isDescriptorUrl } from './deletion-order.js';
 import { intentOf } from './intents.js';
+import { stringifyExact } from './exact-json.js';
 import { ledgerOf } from './ledger.js';
 import { RUN_ID } from './run-id.js';
 import type { Exchange } from './reporter/types.js';
@@ -105,7 +106,8 @@ export class DataClient {
   private write(method: 'POST' | 'PUT', path: string, body: Body | string, headers: Record<string, string>, creating = false): Promise<HttpResponse> {
     const url = this.url(path);
     const h = this.headers({ 'Content-Type': 'application/json', ...headers });
-    const data = typeof body === 'string' ? body : JSON.stringify(body);
+    // stringifyExact: a test may hold an int64 value past 2^53 as a bigint.
+    const data = typeof body === 'string' ? body : stringifyExact(body);
     const intent = method === 'POST' ? intentOf(url, body, { creating, marker: RUN_MARKER }) : undefined;
     if (!intent) return this.recorded(method, url, h, data, this.request.fetch(url, { method, headers: h, data }));
     // Announced before it is sent, settled the moment it is answered: a run killed in between

@@ -20,8 +20,8 @@ export function runMade(value: string | number): void {
   made.add(value);
 }
 
-type Scalar = string | number | boolean;
-const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+type Scalar = string | number | bigint | boolean;
+const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean';
 
 /**
  * The intent of a POST of `body` to `url` (a resource's collection of the judged model), or

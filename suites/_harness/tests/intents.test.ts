@@ -16,6 +16,8 @@ test('a creation announces its collection queried by every identity member, refe
   assert.ok(intent?.startsWith(`${root}/studentSchoolAssociations?`), intent);
   const query = new URL(intent!).searchParams;
   assert.deepEqual(Object.fromEntries(query), { entryDate: '2024-08-01', schoolId: '7', studentUniqueId: `s${marker}-1` });
+  // An int64 id past 2^53, held as a bigint (exact-json.ts), by its digits.
+  assert.equal(intentOf(`${root}/schools`, { schoolId: 2n ** 63n - 3n }, { creating: true, marker }), `${root}/schools?schoolId=9223372036854775805`);
   assert.equal(intentOf(`${root}/academicSubjectDescriptors`, { namespace: 'uri://x.org/A B', codeValue: `c${marker}`, shortDescription: 'c' }, { creating: false, marker }),
     `${root}/academicSubjectDescriptors?namespace=uri%3A%2F%2Fx.org%2FA%20B&codeValue=c${marker}`);
 });

@@ -281,6 +281,17 @@ export const validationFaults: Fault[] = [
       editJson(res, (body) => eachObject(body, (o) => { for (const [k, v] of Object.entries(o)) if (Number.isInteger(v) && (v as number) > 2147483647) o[k] = (v as number) | 0; }));
     },
   },
+  // The int64 rule's upper end: ids kept as doubles pass every value up to 2^53 and the int32
+  // neighbourhood, and only a value no double holds (int64.spec.ts writes them odd, near the int64
+  // maximum) read back by its digits shows the loss.
+  {
+    name: 'int64-ids-held-as-doubles', family: 'data.validation', suites: ['validation/int64.spec.ts'], standards: ['5.2', '6.1'],
+    description: 'integers are kept as doubles: an education-organization id past 2^53 is stored, and read back, as the nearest double',
+    request: (req) => {
+      if (!dataPath(req) || !isWrite(req) || !/\d{16}/.test(req.body.toString('utf8'))) return;
+      editRequestJson(req, () => true); // JSON.parse reads each integer as a double; setJson writes it so
+    },
+  },
   // Seed courseOffering: the two arrays are populated only where they differ from the course.
   {
     name: 'course-offering-arrays-inherited', family: 'data.validation', suites: ['validation/fields.spec.ts'],
