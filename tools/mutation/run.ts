@@ -15,6 +15,10 @@
  * timed-out mutants from the incremental file first, so Stryker judges them again. --mutants
  * <line:col-line:col>,… (with --file) judges only the mutants in those ranges, e.g. the survivors
  * a new test is meant to kill, and merges them into the module's recorded results.
+ * TARGET=<an embedded target file> (suites/targets/reference-upstream.json, reference-6.1.json)
+ * judges with that configuration instead of 4.0's, for mutants only another data standard can
+ * reach (an int64 id past 2^53: 4.0's ids are int32); each killed mutant's recorded reason then
+ * names the target.
  *
  * A mutant counts as killed when a test failed or timed out under it (Stryker's "detected");
  * survivors and uncovered mutants count against the score, except those listed with a reason in

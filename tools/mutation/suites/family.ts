@@ -95,4 +95,7 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 console.log('TAP version 13\n1..1');
-console.log(outcome?.passed ? `ok 1 - ${family}` : `not ok 1 - ${family}: ${firstFailure(outcome?.output ?? '')}`);
+// A run judged with another embedded configuration (TARGET, run.ts) says so in every result, so
+// the mutant's recorded reason names the data standard that killed it.
+const judged = process.env.TARGET ? `${family} on ${basename(process.env.TARGET)}` : family;
+console.log(outcome?.passed ? `ok 1 - ${judged}` : `not ok 1 - ${judged}: ${firstFailure(outcome?.output ?? '')}`);
