@@ -63,6 +63,17 @@ export const limitsFaults: Fault[] = [
       rewriteParameter(req, 'limit', (limit) => (Number(limit) > 500 ? '500' : Number(limit) < 0 ? '0' : undefined));
     },
   },
+  // Caught only where every resource's routes are probed (limits/every-collection.spec.ts):
+  // limits.spec.ts's one resource is a descriptor.
+  {
+    name: 'limit-clamped-beyond-descriptors', family: 'data.limits', suites: ['limits'],
+    description: 'only descriptor routes check limit: every other resource\'s collection and feeds clamp an out-of-range limit (-1 to 0, above 500 to 500) instead of refusing it with 400',
+    request: (req) => {
+      const at = req.method === 'GET' ? dataPath(req) : undefined;
+      if (!at || /descriptors$/i.test(at.resource)) return;
+      rewriteParameter(req, 'limit', (limit) => (Number(limit) > 500 ? '500' : Number(limit) < 0 ? '0' : undefined));
+    },
+  },
   {
     name: 'feed-limit-maximum-refused', family: 'data.limits', suites: ['limits'],
     description: 'the deletes and keyChanges feeds refuse limit at the maximum page size itself (their range check is off by one: 0 to 499)',

@@ -33,6 +33,17 @@ function ignoresNonKeyScalars(which: (resource: string, isDescriptor: boolean) =
 }
 
 export const queryPagingFaults: Fault[] = [
+  // Caught only where every resource's routes are asked (query-paging/every-collection.spec.ts):
+  // paging.spec.ts asks a descriptor.
+  {
+    name: 'total-count-refused-beyond-descriptors', family: 'data.query-paging', suites: ['query-paging'], grepInvert: EVERY_RESOURCE,
+    description: 'only descriptor routes know totalCount: every other resource\'s collection and feeds refuse it as an unknown parameter (400)',
+    request: (req) => {
+      const at = req.method === 'GET' ? dataPath(req) : undefined;
+      if (!at || /descriptors$/i.test(at.resource) || ![...queryOf(req).keys()].some((k) => k.toLowerCase() === 'totalcount')) return;
+      return problem('bad-request:parameter-validation-failed', { errors: ['The request parameter totalCount is not supported.'] });
+    },
+  },
   {
     name: 'total-count-off-by-one', family: 'data.query-paging', suites: ['query-paging'], grepInvert: EVERY_RESOURCE,
     description: 'Total-Count is one more than the number of matches',
