@@ -1,8 +1,8 @@
 import { test, expect } from '../_harness/data.js';
 import type { Builder, Created } from '../_harness/builders.js';
 import type { DataClient } from '../_harness/fixtures.js';
-import { eventsOf, since } from '../_harness/changes.js';
-import { check, rule } from '../_harness/rules.js';
+import { eventsOf, newestIfOffered, since } from '../_harness/changes.js';
+import { check, checkNotApplicable, rule } from '../_harness/rules.js';
 import { early } from '../_harness/in-parallel.js';
 import { numericBounds } from '../../spec/generate/json-schema.js';
 import type { CompiledResource } from '../../spec/model/compiled.js';
@@ -27,6 +27,12 @@ import { model } from '../_harness/judged-model.js';
  * natural key PUT may change (x-Core-isUpdatable) the record's key is changed first and
  * /keyChanges lists it. As in change-queries/feeds.spec.ts an event is found by the record's id or
  * a key string it wrote, wherever it appears in the item (the seed shows no item fields).
+ *
+ * GET collection honours MinChangeVersion and MaxChangeVersion per resource too (seed: change
+ * queries): once the record's last change is answered, the newest change version is read, and one
+ * past it bounds the record's collection from both sides, whether the deployment's bounds are
+ * inclusive or not (the seed does not say). change-queries/change-versions.spec.ts checks the
+ * bounds in depth on one resource.
  *
  * School years are shared by every run: the worker's year is queried, never written, and both
  * feeds answer 200 with an array.
@@ -198,10 +204,27 @@ async function expectQueryable(r: CompiledResource, api: DataClient, data: Build
   }
 }
 
+/**
+ * What is wrong with the record's collection bounded one past `newest` change version (read once
+ * the record's last change was answered): MaxChangeVersion there lists it, MinChangeVersion there
+ * leaves it out. Undefined when the deployment does not tell its newest change version.
+ */
+async function changeWindowMisses(r: CompiledResource, api: DataClient, id: string): Promise<string[] | undefined> {
+  const newest = await newestIfOffered(api);
+  if (newest === undefined) return undefined;
+  const base = `${r.endpoint}?id=${encodeURIComponent(id)}`;
+  const [within, past] = await Promise.all([api.get(`${base}&MaxChangeVersion=${newest + 1}`), api.get(`${base}&MinChangeVersion=${newest + 1}`)]);
+  const wrong: string[] = [];
+  if (within.status() !== 200 || !(await idsOf(within)).includes(id)) wrong.push(`MaxChangeVersion=${newest + 1} does not list it (${within.status()})`);
+  if (past.status() !== 200 || (await idsOf(past)).includes(id)) wrong.push(`MinChangeVersion=${newest + 1} lists it or is refused (${past.status()})`);
+  return wrong;
+}
+
 const QUERYABLE = 'data.query-paging.scalar-properties-and-id-queryable';
 const EQUALITY = 'data.query-paging.property-equality-filter';
 const DELETES = 'data.change-queries.deletes-feed-offered';
 const KEY_CHANGES = 'data.change-queries.key-changes-feed-offered';
+const CHANGE_WINDOW = 'data.change-queries.collection-change-version-filter';
 
 test.describe('every resource: its scalar members and id as query parameters, its /deletes and /keyChanges feeds', () => {
   for (const r of model.resources) {
@@ -223,9 +246,9 @@ test.describe('every resource: its scalar members and id as query parameters, it
     // checks that the feed is offered, as for a resource whose key cannot change.
     const keyChanges = r.updatable && !!changeableKeyPart(r);
     const title = keyChanges
-      ? `finds a ${r.name} by its id and each scalar member's value in ${r.endpoint} queries but not by another value, and lists its natural-key change in ${r.endpoint}/keyChanges and its deletion in ${r.endpoint}/deletes`
-      : `finds a ${r.name} by its id and each scalar member's value in ${r.endpoint} queries but not by another value, lists its deletion in ${r.endpoint}/deletes, and offers ${r.endpoint}/keyChanges`;
-    test(title, rule(QUERYABLE, EQUALITY, DELETES, KEY_CHANGES), async ({ api, data }) => {
+      ? `finds a ${r.name} by its id and each scalar member's value in ${r.endpoint} queries but not by another value, bounds it by change version, and lists its natural-key change in ${r.endpoint}/keyChanges and its deletion in ${r.endpoint}/deletes`
+      : `finds a ${r.name} by its id and each scalar member's value in ${r.endpoint} queries but not by another value, bounds it by change version, lists its deletion in ${r.endpoint}/deletes, and offers ${r.endpoint}/keyChanges`;
+    test(title, rule(QUERYABLE, EQUALITY, DELETES, KEY_CHANGES, CHANGE_WINDOW), async ({ api, data }) => {
       // The window is read while the record is made: only the key change and the deletion, sent
       // after it is known, must fall inside it.
       const windowRead = early(since(api));
@@ -246,7 +269,14 @@ test.describe('every resource: its scalar members and id as query parameters, it
       });
       const res = await (read ?? api.get(created.url));
       expect(res.status()).toBe(200);
+      // Its last change (the creation, or the key change) is answered: asked now, judged after the queries.
+      const windowMisses = early(changeWindowMisses(r, api, created.id));
       await expectQueryable(r, api, data, created.id, (await res.json()) as Body, body, created.otherId);
+      const bounded = `${r.endpoint} lists the record under MaxChangeVersion and leaves it out under MinChangeVersion, each one past the newest change version`;
+      // A failed request is the check's failure; only an untold newest change version is not applicable.
+      const newestTold = await windowMisses.then((misses) => misses !== undefined, () => true);
+      if (!newestTold) checkNotApplicable(CHANGE_WINDOW, bounded, 'the deployment does not tell its newest change version (availableChangeVersions)');
+      else await check(CHANGE_WINDOW, bounded, async () => expect(await windowMisses, `${r.endpoint}?id=${created.id} bounded by change version`).toEqual([]));
       await check(DELETES, `${r.endpoint}/deletes lists the deletion`, async () => {
         const deleted = await api.delete(created.url);
         expect(deleted.status(), `DELETE ${created.url}: ${await deleted.text()}`).toBe(204);

@@ -89,13 +89,22 @@ export const changeQueriesFaults: Fault[] = [
     },
   },
   {
+    name: 'collection-change-versions-ignored-on-one-resource', family: 'data.change-queries', suites: ['query-paging/every-resource.spec.ts'],
+    description: 'cohorts (a resource no hand-written change-version test reads) ignores MinChangeVersion and MaxChangeVersion on GET collection',
+    request: (req) => {
+      if (!collection(req) || req.method !== 'GET' || dataPath(req)!.resource.toLowerCase() !== 'cohorts') return;
+      rewriteParameter(req, 'minchangeversion', () => null);
+      rewriteParameter(req, 'maxchangeversion', () => null);
+    },
+  },
+  {
     name: 'deletes-limit-ignored', family: 'data.change-queries', suites: ['change-queries'],
     description: '/deletes ignores an in-range limit (0 to 500) and always answers up to 500 items; an out-of-range limit is still refused',
     request: ignoresInRangeLimit(/deletes/i),
   },
   // Conforming: the seed shows neither the bounds' inclusiveness nor the feed items' fields.
   {
-    name: 'change-version-bounds-exclusive', family: 'data.change-queries', suites: ['change-queries', 'snapshot'], expect: 'conformant',
+    name: 'change-version-bounds-exclusive', family: 'data.change-queries', suites: ['change-queries', 'snapshot', 'query-paging/every-resource.spec.ts'], expect: 'conformant',
     description: 'MinChangeVersion and MaxChangeVersion are exclusive bounds, on collections and feeds alike',
     request: (req) => {
       if (!isData(req) || req.method !== 'GET' || !(collection(req) || feed(req))) return;
