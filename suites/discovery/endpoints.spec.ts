@@ -2,7 +2,7 @@ import { test, expect, target } from '../_harness/data.js';
 import { asResponse, raw, unknownId } from '../_harness/checks.js';
 import { discoveryDocument, extensionPrefix, interfaceDescription } from '../_harness/interface-description.js';
 import { expectProblem } from '../_harness/problem.js';
-import { rule } from '../_harness/rules.js';
+import { check, rule } from '../_harness/rules.js';
 import { model } from '../_harness/judged-model.js';
 
 /** Where resources live and which methods they answer (seed: Endpoints). */
@@ -12,10 +12,15 @@ const base = target.dataApi.baseUrl;
  * Every resource the model has is read with GET and written with POST, PUT and DELETE as JSON
  * (decision 43). Descriptors are written so in suites/descriptors/shape.spec.ts, with their shape.
  * School years are left out: they are shared keys a run must not change (decision 32).
+ *
+ * A second POST of the same body names an existing natural key: 200 (seed: upsert), on every
+ * resource, since a deployment's upsert may be written per resource; upsert.spec.ts checks the
+ * update's effects in depth on one.
  */
+const EXISTING_KEY = 'data.upsert.existing-key-200-update';
 test.describe('every resource as JSON', () => {
   for (const r of model.resources.filter((x) => !x.isDescriptor && !x.isSchoolYearEnumeration)) {
-    test(`serves ${r.endpoint} as JSON readable with GET and writable with POST, PUT and DELETE`, rule('data.discovery.resources-as-json'), async ({ api, data }) => {
+    test(`serves ${r.endpoint} as JSON readable with GET and writable with POST, PUT and DELETE, a POST of an existing natural key answering 200`, rule('data.discovery.resources-as-json', EXISTING_KEY), async ({ api, data }) => {
       const body = await data.body(r.name);
       const post = await api.post(r.endpoint, body);
       expect(post.status(), `POST ${r.endpoint}: ${(await post.text()).slice(0, 500)}`).toBe(201);
@@ -26,6 +31,11 @@ test.describe('every resource as JSON', () => {
         expect(get.status(), `GET ${url}`).toBe(200);
         expect(get.headers()['content-type'] ?? '', `GET ${url}`).toMatch(/^application\/json/i);
         expect(((await get.json()) as { id?: unknown }).id, `GET ${url}`).toBe(url.split('/').pop());
+        // A second record made instead (201) is tracked by the api fixture and deleted after the test.
+        await check(EXISTING_KEY, `a second POST of the same ${r.name} answers 200`, async () => {
+          const again = await api.post(r.endpoint, body);
+          expect(again.status(), `POST ${r.endpoint} again: ${(await again.text()).slice(0, 300)}`).toBe(200);
+        });
         expect((await api.put(url, body)).status(), `PUT ${url}`).toBe(204);
         const status = (await api.delete(url)).status();
         gone = status === 204;

@@ -1,6 +1,6 @@
 /** Faulty deployments that break data.upsert. */
-import { header, setJson } from '../proxy.js';
-import { collection, editRequestJson, hasType, problemOf, type Fault } from './helpers.js';
+import { dataPath, header, setJson } from '../proxy.js';
+import { collection, editRequestJson, hasType, problem, problemOf, type Fault } from './helpers.js';
 
 export const upsertFaults: Fault[] = [
   {
@@ -22,6 +22,13 @@ export const upsertFaults: Fault[] = [
     name: 'id-in-post-body-accepted', family: 'data.upsert', suites: ['upsert'],
     description: 'an id in a POST body is silently dropped instead of refused with 400',
     request: (req) => { if (collection(req) && req.method === 'POST') editRequestJson(req, (b) => 'id' in b && delete b.id); },
+  },
+  {
+    name: 'upsert-conflict-on-one-resource', family: 'data.upsert', suites: ['discovery/endpoints.spec.ts'],
+    description: 'cohorts (a resource no hand-written upsert test writes) answers a POST of an existing natural key with 409 non-unique-identity instead of updating it',
+    response: (res, req) => {
+      if (collection(req) && req.method === 'POST' && res.status === 200 && dataPath(req)!.resource.toLowerCase() === 'cohorts') Object.assign(res, problem('data-conflict:non-unique-identity'));
+    },
   },
   // Conforming deviations: the seed allows them, so the verdict must stay conformant.
   {
