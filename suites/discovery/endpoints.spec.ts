@@ -3,6 +3,7 @@ import { asResponse, raw, unknownId } from '../_harness/checks.js';
 import { discoveryDocument, extensionPrefix, interfaceDescription } from '../_harness/interface-description.js';
 import { expectProblem } from '../_harness/problem.js';
 import { check, rule } from '../_harness/rules.js';
+import { early } from '../_harness/in-parallel.js';
 import { model } from '../_harness/judged-model.js';
 
 /** Where resources live and which methods they answer (seed: Endpoints). */
@@ -13,34 +14,88 @@ const base = target.dataApi.baseUrl;
  * (decision 43). Descriptors are written so in suites/descriptors/shape.spec.ts, with their shape.
  * School years are left out: they are shared keys a run must not change (decision 32).
  *
- * A second POST of the same body names an existing natural key: 200 (seed: upsert), on every
- * resource, since a deployment's upsert may be written per resource; upsert.spec.ts checks the
- * update's effects in depth on one.
+ * The record also carries, on every resource, the rules a deployment may have written per
+ * resource (an upsert, an id check, a concurrency check in each controller), each in a check of
+ * its own: a second POST of the same body updates (200); a POST carrying an id is refused (400
+ * data-validation-failed, with a detail and an errors entry); a PUT carrying another id updates
+ * the record the path names, which keeps its id; GET with If-None-Match equal to its _etag is
+ * 304 with no body; a PUT with an If-Match it does not match is 412 optimistic-lock-failed. The
+ * effects of each are checked in depth on one resource in upsert/, put/ and etag/. Requests that
+ * do not depend on each other go together: four round trips more per resource.
  */
 const EXISTING_KEY = 'data.upsert.existing-key-200-update';
+const ID_IN_POST = 'data.upsert.id-in-post-body-400';
+const ID_IN_PUT = 'data.put.id-in-body-ignored';
+const NOT_MODIFIED = 'data.etag.if-none-match-match-304';
+const STALE_IF_MATCH = 'data.etag.if-match-mismatch-put-412';
+
+/** The answer's problem body after checking its status and problem type (the rules' own words: nothing of title or shape). */
+async function refused(res: { status(): number; text(): Promise<string> }, status: number, suffix: string): Promise<{ detail?: unknown; errors?: unknown }> {
+  const text = await res.text();
+  expect(res.status(), text.slice(0, 300)).toBe(status);
+  let body: { type?: unknown; detail?: unknown; errors?: unknown } = {};
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    // Not JSON: the type check below names what came.
+  }
+  expect(body.type, text.slice(0, 300)).toBe(`${target.dataApi.errorTypePrefix}${suffix}`);
+  return body;
+}
+
 test.describe('every resource as JSON', () => {
   for (const r of model.resources.filter((x) => !x.isDescriptor && !x.isSchoolYearEnumeration)) {
-    test(`serves ${r.endpoint} as JSON readable with GET and writable with POST, PUT and DELETE, a POST of an existing natural key answering 200`, rule('data.discovery.resources-as-json', EXISTING_KEY), async ({ api, data }) => {
+    test(`serves ${r.endpoint} as JSON readable with GET and writable with POST, PUT and DELETE; upserts by natural key, refuses an id on POST, ignores one on PUT, and honours If-None-Match and If-Match`, rule('data.discovery.resources-as-json', EXISTING_KEY, ID_IN_POST, ID_IN_PUT, NOT_MODIFIED, STALE_IF_MATCH), async ({ api, data }) => {
       const body = await data.body(r.name);
       const post = await api.post(r.endpoint, body);
       expect(post.status(), `POST ${r.endpoint}: ${(await post.text()).slice(0, 500)}`).toBe(201);
       const url = api.url(post.headers().location);
+      const id = url.split('/').pop();
       let gone = false;
+      // Writes sent ahead of their checks: answered before the test ends, whichever check fails.
+      const sent: Promise<unknown>[] = [];
+      const ahead = <T>(write: Promise<T>) => (sent.push(write), early(write));
       try {
         const get = await api.get(url);
         expect(get.status(), `GET ${url}`).toBe(200);
         expect(get.headers()['content-type'] ?? '', `GET ${url}`).toMatch(/^application\/json/i);
-        expect(((await get.json()) as { id?: unknown }).id, `GET ${url}`).toBe(url.split('/').pop());
-        // A second record made instead (201) is tracked by the api fixture and deleted after the test.
+        const read = (await get.json()) as { id?: unknown; _etag?: unknown };
+        expect(read.id, `GET ${url}`).toBe(id);
+        await check(NOT_MODIFIED, `GET of the ${r.name} with If-None-Match equal to its _etag answers 304 with no body`, async () => {
+          const res = await api.get(url, { 'If-None-Match': String(read._etag) });
+          expect(res.status(), `GET ${url} If-None-Match: ${String(read._etag)}`).toBe(304);
+          expect(await res.text()).toBe('');
+        });
+        // A record made instead of either answer (201) is tracked by the api fixture and deleted after the test.
+        const again = ahead(api.post(r.endpoint, body));
+        const withId = ahead(api.post(r.endpoint, { ...body, id: unknownId() }));
         await check(EXISTING_KEY, `a second POST of the same ${r.name} answers 200`, async () => {
-          const again = await api.post(r.endpoint, body);
-          expect(again.status(), `POST ${r.endpoint} again: ${(await again.text()).slice(0, 300)}`).toBe(200);
+          const res = await again;
+          expect(res.status(), `POST ${r.endpoint} again: ${(await res.text()).slice(0, 300)}`).toBe(200);
+        });
+        await check(ID_IN_POST, `a POST of the ${r.name} carrying an id is refused with 400 data-validation-failed, a detail and an errors entry`, async () => {
+          const problem = await refused(await withId, 400, 'bad-request:data-validation-failed');
+          expect(typeof problem.detail, 'detail').toBe('string');
+          expect(Array.isArray(problem.errors) && problem.errors.length > 0, `errors: ${JSON.stringify(problem.errors)}`).toBe(true);
         });
         expect((await api.put(url, body)).status(), `PUT ${url}`).toBe(204);
+        const withOtherId = ahead(api.put(url, { ...body, id: unknownId() }));
+        const stale = ahead(api.put(url, body, { 'If-Match': `"${unknownId()}"` }));
+        await check(ID_IN_PUT, `a PUT of the ${r.name} carrying another id updates the record its path names, which keeps its id`, async () => {
+          const res = await withOtherId;
+          expect(res.status(), `PUT ${url} with another id: ${(await res.text()).slice(0, 300)}`).toBe(204);
+          const after = await api.get(url);
+          expect(after.status(), `GET ${url} after it`).toBe(200);
+          expect(((await after.json()) as { id?: unknown }).id, `GET ${url} after it`).toBe(id);
+        });
+        await check(STALE_IF_MATCH, `a PUT of the ${r.name} with an If-Match it does not match is refused with 412 optimistic-lock-failed`, async () => {
+          await refused(await stale, 412, 'optimistic-lock-failed');
+        });
         const status = (await api.delete(url)).status();
         gone = status === 204;
         expect(status, `DELETE ${url}`).toBe(204);
       } finally {
+        await Promise.allSettled(sent);
         if (!gone) api.track(url);
       }
     });

@@ -1,9 +1,19 @@
 /** Faulty deployments that break data.etag. */
 import { createHash } from 'node:crypto';
-import { eachObject, header } from '../proxy.js';
+import { dataPath, eachObject, header } from '../proxy.js';
 import { isData, item, editJson, type Fault } from './helpers.js';
 
 export const etagFaults: Fault[] = [
+  {
+    name: 'if-none-match-ignored-on-one-resource', family: 'data.etag', suites: ['discovery/endpoints.spec.ts'],
+    description: 'cohorts (a resource no hand-written etag test reads) ignores If-None-Match on GET by id: 200, never 304',
+    request: (req) => { if (item(req) && req.method === 'GET' && dataPath(req)!.resource.toLowerCase() === 'cohorts') delete req.headers['if-none-match']; },
+  },
+  {
+    name: 'if-match-ignored-on-one-resource', family: 'data.etag', suites: ['discovery/endpoints.spec.ts'],
+    description: 'cohorts (a resource no hand-written etag test writes) ignores If-Match on PUT: no 412 for a value that does not match',
+    request: (req) => { if (item(req) && req.method === 'PUT' && dataPath(req)!.resource.toLowerCase() === 'cohorts') delete req.headers['if-match']; },
+  },
   {
     name: 'etag-header-missing', family: 'data.etag', suites: ['etag'],
     description: 'no ETag header on any response',
