@@ -19,15 +19,19 @@ const base = target.dataApi.baseUrl;
  * its own: a second POST of the same body updates (200); a POST carrying an id is refused (400
  * data-validation-failed, with a detail and an errors entry); a PUT carrying another id updates
  * the record the path names, which keeps its id; GET with If-None-Match equal to its _etag is
- * 304 with no body; a PUT with an If-Match it does not match is 412 optimistic-lock-failed. The
- * effects of each are checked in depth on one resource in upsert/, put/ and etag/. Requests that
- * do not depend on each other go together: four round trips more per resource.
+ * 304 with no body; a PUT or a DELETE with an If-Match it does not match is 412
+ * optimistic-lock-failed, the record kept; once deleted, it reads 404 and a second DELETE is 404.
+ * The effects of each are checked in depth on one resource in upsert/, put/, etag/ and delete/.
+ * Requests that do not depend on each other go together: six round trips more per resource.
  */
 const EXISTING_KEY = 'data.upsert.existing-key-200-update';
 const ID_IN_POST = 'data.upsert.id-in-post-body-400';
 const ID_IN_PUT = 'data.put.id-in-body-ignored';
 const NOT_MODIFIED = 'data.etag.if-none-match-match-304';
 const STALE_IF_MATCH = 'data.etag.if-match-mismatch-put-412';
+const STALE_IF_MATCH_DELETE = 'data.etag.if-match-mismatch-delete-412';
+const DELETED = 'data.delete.existing-record-204';
+const DELETE_UNKNOWN = 'data.delete.unknown-id-404';
 
 /** The answer's problem body after checking its status and problem type (the rules' own words: nothing of title or shape). */
 async function refused(res: { status(): number; text(): Promise<string> }, status: number, suffix: string): Promise<{ detail?: unknown; errors?: unknown }> {
@@ -45,7 +49,7 @@ async function refused(res: { status(): number; text(): Promise<string> }, statu
 
 test.describe('every resource as JSON', () => {
   for (const r of model.resources.filter((x) => !x.isDescriptor && !x.isSchoolYearEnumeration)) {
-    test(`serves ${r.endpoint} as JSON readable with GET and writable with POST, PUT and DELETE; upserts by natural key, refuses an id on POST, ignores one on PUT, and honours If-None-Match and If-Match`, rule('data.discovery.resources-as-json', EXISTING_KEY, ID_IN_POST, ID_IN_PUT, NOT_MODIFIED, STALE_IF_MATCH), async ({ api, data }) => {
+    test(`serves ${r.endpoint} as JSON readable with GET and writable with POST, PUT and DELETE; upserts by natural key, refuses an id on POST, ignores one on PUT, honours If-None-Match and If-Match, and answers 404 once deleted`, rule('data.discovery.resources-as-json', EXISTING_KEY, ID_IN_POST, ID_IN_PUT, NOT_MODIFIED, STALE_IF_MATCH, STALE_IF_MATCH_DELETE, DELETED, DELETE_UNKNOWN), async ({ api, data }) => {
       const body = await data.body(r.name);
       const post = await api.post(r.endpoint, body);
       expect(post.status(), `POST ${r.endpoint}: ${(await post.text()).slice(0, 500)}`).toBe(201);
@@ -91,9 +95,18 @@ test.describe('every resource as JSON', () => {
         await check(STALE_IF_MATCH, `a PUT of the ${r.name} with an If-Match it does not match is refused with 412 optimistic-lock-failed`, async () => {
           await refused(await stale, 412, 'optimistic-lock-failed');
         });
+        // Alone: a deployment that deleted here would fail the checks sent with it as well.
+        await check(STALE_IF_MATCH_DELETE, `a DELETE of the ${r.name} with an If-Match it does not match is refused with 412 optimistic-lock-failed, the record kept`, async () => {
+          await refused(await api.delete(url, { 'If-Match': `"${unknownId()}"` }), 412, 'optimistic-lock-failed');
+          expect((await api.get(url)).status(), `GET ${url} after it`).toBe(200);
+        });
         const status = (await api.delete(url)).status();
         gone = status === 204;
         expect(status, `DELETE ${url}`).toBe(204);
+        const read404 = early(api.get(url));
+        const deleteAgain = early(api.delete(url));
+        await check(DELETED, `the deleted ${r.name} reads 404`, async () => expect((await read404).status(), `GET ${url} after its DELETE`).toBe(404));
+        await check(DELETE_UNKNOWN, `a second DELETE of the ${r.name} answers 404`, async () => expect((await deleteAgain).status(), `DELETE ${url} again`).toBe(404));
       } finally {
         await Promise.allSettled(sent);
         if (!gone) api.track(url);

@@ -10,6 +10,11 @@ export const etagFaults: Fault[] = [
     request: (req) => { if (item(req) && req.method === 'GET' && dataPath(req)!.resource.toLowerCase() === 'cohorts') delete req.headers['if-none-match']; },
   },
   {
+    name: 'if-match-ignored-on-delete-on-one-resource', family: 'data.etag', suites: ['discovery/endpoints.spec.ts'],
+    description: 'cohorts (a resource no hand-written etag test deletes) ignores If-Match on DELETE: the record is deleted whatever the value',
+    request: (req) => { if (item(req) && req.method === 'DELETE' && dataPath(req)!.resource.toLowerCase() === 'cohorts') delete req.headers['if-match']; },
+  },
+  {
     name: 'if-match-ignored-on-one-resource', family: 'data.etag', suites: ['discovery/endpoints.spec.ts'],
     description: 'cohorts (a resource no hand-written etag test writes) ignores If-Match on PUT: no 412 for a value that does not match',
     request: (req) => { if (item(req) && req.method === 'PUT' && dataPath(req)!.resource.toLowerCase() === 'cohorts') delete req.headers['if-match']; },
