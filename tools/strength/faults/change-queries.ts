@@ -98,6 +98,14 @@ export const changeQueriesFaults: Fault[] = [
     },
   },
   {
+    name: 'feed-max-change-version-refused-on-one-resource', family: 'data.change-queries', suites: ['change-queries', 'query-paging/every-resource.spec.ts'],
+    description: 'cohorts (a resource no hand-written feed test reads) refuses MaxChangeVersion on its /deletes and /keyChanges as an unknown parameter (400)',
+    request: (req) => {
+      if (!feed(req) || req.method !== 'GET' || dataPath(req)!.resource.toLowerCase() !== 'cohorts') return;
+      if ([...queryOf(req).keys()].some((k) => k.toLowerCase() === 'maxchangeversion')) return problem('bad-request:parameter-validation-failed', { errors: ['The request parameter MaxChangeVersion is not supported.'] });
+    },
+  },
+  {
     name: 'deletes-limit-ignored', family: 'data.change-queries', suites: ['change-queries'],
     description: '/deletes ignores an in-range limit (0 to 500) and always answers up to 500 items; an out-of-range limit is still refused',
     request: ignoresInRangeLimit(/deletes/i),
