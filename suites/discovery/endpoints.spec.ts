@@ -16,10 +16,11 @@ const base = target.dataApi.baseUrl;
  *
  * The record also carries, on every resource, the rules a deployment may have written per
  * resource (an upsert, an id check, a concurrency check in each controller), each in a check of
- * its own: a second POST of the same body updates (200); a POST carrying an id is refused (400
+ * its own: the record reads with the id its Location named, a string _etag and, when sent, a
+ * date-time _lastModifiedDate; a second POST of the same body updates (200); a POST carrying an id is refused (400
  * data-validation-failed, with a detail and an errors entry); a PUT carrying another id updates
  * the record the path names, which keeps its id; GET with If-None-Match equal to its _etag is
- * 304 with no body; a PUT or a DELETE with an If-Match it does not match is 412
+ * 304 with no body, and with another value 200; a PUT or a DELETE with an If-Match it does not match is 412
  * optimistic-lock-failed, the record kept; once deleted, it reads 404 and a second DELETE is 404.
  * The effects of each are checked in depth on one resource in upsert/, put/, etag/ and delete/.
  * Requests that do not depend on each other go together: six round trips more per resource.
@@ -32,6 +33,11 @@ const STALE_IF_MATCH = 'data.etag.if-match-mismatch-put-412';
 const STALE_IF_MATCH_DELETE = 'data.etag.if-match-mismatch-delete-412';
 const DELETED = 'data.delete.existing-record-204';
 const DELETE_UNKNOWN = 'data.delete.unknown-id-404';
+const ID_ASSIGNED = 'data.upsert.id-server-assigned';
+const ETAG_PRESENT = 'data.etag.etag-in-every-response';
+const LAST_MODIFIED = 'data.etag.last-modified-date-timestamp';
+const MODIFIED = 'data.etag.if-none-match-mismatch-200';
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** The answer's problem body after checking its status and problem type (the rules' own words: nothing of title or shape). */
 async function refused(res: { status(): number; text(): Promise<string> }, status: number, suffix: string): Promise<{ detail?: unknown; errors?: unknown }> {
@@ -49,7 +55,7 @@ async function refused(res: { status(): number; text(): Promise<string> }, statu
 
 test.describe('every resource as JSON', () => {
   for (const r of model.resources.filter((x) => !x.isDescriptor && !x.isSchoolYearEnumeration)) {
-    test(`serves ${r.endpoint} as JSON readable with GET and writable with POST, PUT and DELETE; upserts by natural key, refuses an id on POST, ignores one on PUT, honours If-None-Match and If-Match, and answers 404 once deleted`, rule('data.discovery.resources-as-json', EXISTING_KEY, ID_IN_POST, ID_IN_PUT, NOT_MODIFIED, STALE_IF_MATCH, STALE_IF_MATCH_DELETE, DELETED, DELETE_UNKNOWN), async ({ api, data }) => {
+    test(`serves ${r.endpoint} as JSON readable with GET, with its id and _etag, and writable with POST, PUT and DELETE; upserts by natural key, refuses an id on POST, ignores one on PUT, honours If-None-Match and If-Match, and answers 404 once deleted`, rule('data.discovery.resources-as-json', ID_ASSIGNED, ETAG_PRESENT, LAST_MODIFIED, NOT_MODIFIED, MODIFIED, EXISTING_KEY, ID_IN_POST, ID_IN_PUT, STALE_IF_MATCH, STALE_IF_MATCH_DELETE, DELETED, DELETE_UNKNOWN), async ({ api, data }) => {
       const body = await data.body(r.name);
       const post = await api.post(r.endpoint, body);
       expect(post.status(), `POST ${r.endpoint}: ${(await post.text()).slice(0, 500)}`).toBe(201);
@@ -63,12 +69,23 @@ test.describe('every resource as JSON', () => {
         const get = await api.get(url);
         expect(get.status(), `GET ${url}`).toBe(200);
         expect(get.headers()['content-type'] ?? '', `GET ${url}`).toMatch(/^application\/json/i);
-        const read = (await get.json()) as { id?: unknown; _etag?: unknown };
-        expect(read.id, `GET ${url}`).toBe(id);
+        const read = (await get.json()) as { id?: unknown; _etag?: unknown; _lastModifiedDate?: unknown };
+        await check(ID_ASSIGNED, `the ${r.name} reads with the string id its Location's last segment names`, () => expect(read.id, `GET ${url}`).toBe(id));
+        await check(ETAG_PRESENT, `the ${r.name} reads with a string _etag`, () => expect(typeof read._etag, `_etag of GET ${url}: ${JSON.stringify(read._etag)}`).toBe('string'));
+        if (read._lastModifiedDate !== undefined) {
+          await check(LAST_MODIFIED, `the ${r.name}'s _lastModifiedDate is a date-time string`, () => expect(String(read._lastModifiedDate), `_lastModifiedDate of GET ${url}`).toMatch(DATE_TIME));
+        }
+        const same = early(api.get(url, { 'If-None-Match': String(read._etag) }));
+        const other = early(api.get(url, { 'If-None-Match': `"${unknownId()}"` }));
         await check(NOT_MODIFIED, `GET of the ${r.name} with If-None-Match equal to its _etag answers 304 with no body`, async () => {
-          const res = await api.get(url, { 'If-None-Match': String(read._etag) });
+          const res = await same;
           expect(res.status(), `GET ${url} If-None-Match: ${String(read._etag)}`).toBe(304);
           expect(await res.text()).toBe('');
+        });
+        await check(MODIFIED, `GET of the ${r.name} with another If-None-Match answers 200 with it`, async () => {
+          const res = await other;
+          expect(res.status(), `GET ${url} with another If-None-Match`).toBe(200);
+          expect(((await res.json()) as { id?: unknown }).id).toBe(id);
         });
         // A record made instead of either answer (201) is tracked by the api fixture and deleted after the test.
         const again = ahead(api.post(r.endpoint, body));

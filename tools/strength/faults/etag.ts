@@ -1,13 +1,31 @@
 /** Faulty deployments that break data.etag. */
 import { createHash } from 'node:crypto';
 import { dataPath, eachObject, header } from '../proxy.js';
-import { isData, item, editJson, type Fault } from './helpers.js';
+import { isData, item, editJson, empty, type Fault } from './helpers.js';
 
 export const etagFaults: Fault[] = [
   {
     name: 'if-none-match-ignored-on-one-resource', family: 'data.etag', suites: ['discovery/endpoints.spec.ts'],
     description: 'cohorts (a resource no hand-written etag test reads) ignores If-None-Match on GET by id: 200, never 304',
     request: (req) => { if (item(req) && req.method === 'GET' && dataPath(req)!.resource.toLowerCase() === 'cohorts') delete req.headers['if-none-match']; },
+  },
+  {
+    name: 'etag-missing-on-one-resource', family: 'data.etag', suites: ['discovery/endpoints.spec.ts'],
+    description: 'cohorts (a resource no hand-written etag test reads) returns records by id without _etag',
+    response: (res, req) => { if (item(req) && req.method === 'GET' && res.status === 200 && dataPath(req)!.resource.toLowerCase() === 'cohorts') editJson(res, (b) => { delete (b as Record<string, unknown>)._etag; return b; }); },
+  },
+  {
+    name: 'if-none-match-always-304-on-one-resource', family: 'data.etag', suites: ['discovery/endpoints.spec.ts'],
+    description: 'cohorts answers GET by id with any If-None-Match with 304, matching or not',
+    response: (res, req) => { if (item(req) && req.method === 'GET' && res.status === 200 && header(req, 'if-none-match') && dataPath(req)!.resource.toLowerCase() === 'cohorts') empty(res, 304); },
+  },
+  {
+    name: 'last-modified-date-not-date-time-on-one-resource', family: 'data.etag', suites: ['discovery/endpoints.spec.ts'],
+    description: 'cohorts sends _lastModifiedDate as "2024-08-26 12:00:00", not a date-time string',
+    response: (res, req) => {
+      if (!item(req) || req.method !== 'GET' || res.status !== 200 || dataPath(req)!.resource.toLowerCase() !== 'cohorts') return;
+      editJson(res, (b) => { const o = b as Record<string, unknown>; if (typeof o._lastModifiedDate === 'string') o._lastModifiedDate = o._lastModifiedDate.slice(0, 19).replace('T', ' '); return b; });
+    },
   },
   {
     name: 'if-match-ignored-on-delete-on-one-resource', family: 'data.etag', suites: ['discovery/endpoints.spec.ts'],

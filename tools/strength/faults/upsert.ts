@@ -1,8 +1,16 @@
 /** Faulty deployments that break data.upsert. */
 import { dataPath, header, setJson } from '../proxy.js';
-import { collection, editRequestJson, hasType, problem, problemOf, type Fault } from './helpers.js';
+import { collection, editJson, editRequestJson, hasType, item, problem, problemOf, type Fault } from './helpers.js';
 
 export const upsertFaults: Fault[] = [
+  {
+    name: 'id-unlike-location-on-one-resource', family: 'data.upsert', suites: ['discovery/endpoints.spec.ts'],
+    description: 'cohorts returns a record by id with its id in upper case, not the Location\'s last segment',
+    response: (res, req) => {
+      if (!item(req) || req.method !== 'GET' || res.status !== 200 || dataPath(req)!.resource.toLowerCase() !== 'cohorts') return;
+      editJson(res, (b) => { const o = b as Record<string, unknown>; if (typeof o.id === 'string') o.id = o.id.toUpperCase(); return b; });
+    },
+  },
   {
     name: 'id-in-post-accepted-on-one-resource', family: 'data.upsert', suites: ['discovery/endpoints.spec.ts'],
     description: 'cohorts (a resource no hand-written upsert test writes) drops an id in a POST body instead of refusing it with 400',
