@@ -8,7 +8,7 @@ const onCohorts = (req: Parameters<NonNullable<Fault['request']>>[0]) => item(re
 function deletedStillRead(): Fault {
   const deleted = new Set<string>();
   return {
-    name: 'deleted-record-still-read-on-one-resource', family: 'data.delete', suites: ['discovery/endpoints.spec.ts'],
+    name: 'deleted-record-still-read-on-one-resource', family: 'data.delete', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'cohorts answers GET by id of a record it deleted with 200 and the id, as if the DELETE had not removed it',
     request: (req) => {
       if (!onCohorts(req) || req.method !== 'GET' || !deleted.has(pathOf(req).toLowerCase())) return;
@@ -23,7 +23,7 @@ function deletedStillRead(): Fault {
 export const deleteFaults: Fault[] = [
   deletedStillRead(),
   {
-    name: 'delete-twice-204-on-one-resource', family: 'data.delete', suites: ['discovery/endpoints.spec.ts'],
+    name: 'delete-twice-204-on-one-resource', family: 'data.delete', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'cohorts answers a DELETE of a record already deleted with 204 instead of 404',
     response: (res, req) => { if (onCohorts(req) && req.method === 'DELETE' && res.status === 404) empty(res, 204); },
   },

@@ -90,7 +90,7 @@ export const discoveryFaults: Fault[] = [
     ...dropsResponse(/\/graduationPlans\/\{id\}$/i, 'get', '404'),
   },
   {
-    name: 'resource-delete-405-beyond-examples', family: 'data.discovery', suites: ['discovery/endpoints.spec.ts'],
+    name: 'resource-delete-405-beyond-examples', family: 'data.discovery', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'graduationPlans (a resource no hand-written test writes) answers DELETE of an item with 405: it cannot be written with DELETE',
     request: (req) => {
       const p = isData(req) ? dataPath(req) : undefined;

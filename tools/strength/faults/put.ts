@@ -4,7 +4,7 @@ import { item, hasType, empty, problem, type Fault } from './helpers.js';
 
 export const putFaults: Fault[] = [
   {
-    name: 'put-id-in-body-refused-on-one-resource', family: 'data.put', suites: ['discovery/endpoints.spec.ts'],
+    name: 'put-id-in-body-refused-on-one-resource', family: 'data.put', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'cohorts (a resource no hand-written PUT test writes) refuses a PUT whose body carries an id with 400 data-validation-failed instead of ignoring the id',
     request: (req) => {
       if (!item(req) || req.method !== 'PUT' || !(dataPath(req)!.resource.toLowerCase() === 'cohorts')) return;

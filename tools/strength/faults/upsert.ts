@@ -4,7 +4,7 @@ import { collection, editJson, editRequestJson, hasType, item, problem, problemO
 
 export const upsertFaults: Fault[] = [
   {
-    name: 'id-unlike-location-on-one-resource', family: 'data.upsert', suites: ['discovery/endpoints.spec.ts'],
+    name: 'id-unlike-location-on-one-resource', family: 'data.upsert', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'cohorts returns a record by id with its id in upper case, not the Location\'s last segment',
     response: (res, req) => {
       if (!item(req) || req.method !== 'GET' || res.status !== 200 || dataPath(req)!.resource.toLowerCase() !== 'cohorts') return;
@@ -12,7 +12,7 @@ export const upsertFaults: Fault[] = [
     },
   },
   {
-    name: 'id-in-post-accepted-on-one-resource', family: 'data.upsert', suites: ['discovery/endpoints.spec.ts'],
+    name: 'id-in-post-accepted-on-one-resource', family: 'data.upsert', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'cohorts (a resource no hand-written upsert test writes) drops an id in a POST body instead of refusing it with 400',
     request: (req) => { if (collection(req) && req.method === 'POST' && dataPath(req)!.resource.toLowerCase() === 'cohorts') editRequestJson(req, (b) => 'id' in b && delete b.id); },
   },
@@ -37,7 +37,7 @@ export const upsertFaults: Fault[] = [
     request: (req) => { if (collection(req) && req.method === 'POST') editRequestJson(req, (b) => 'id' in b && delete b.id); },
   },
   {
-    name: 'upsert-conflict-on-one-resource', family: 'data.upsert', suites: ['discovery/endpoints.spec.ts'],
+    name: 'upsert-conflict-on-one-resource', family: 'data.upsert', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'cohorts (a resource no hand-written upsert test writes) answers a POST of an existing natural key with 409 non-unique-identity instead of updating it',
     response: (res, req) => {
       if (collection(req) && req.method === 'POST' && res.status === 200 && dataPath(req)!.resource.toLowerCase() === 'cohorts') Object.assign(res, problem('data-conflict:non-unique-identity'));
