@@ -1,9 +1,12 @@
 import { test, expect, target } from '../_harness/data.js';
 import type { DataClient } from '../_harness/fixtures.js';
 import { unknownId } from '../_harness/checks.js';
-import { check, rule } from '../_harness/rules.js';
+import { check, checkNotApplicable, rule } from '../_harness/rules.js';
 import { early } from '../_harness/in-parallel.js';
 import { model } from '../_harness/judged-model.js';
+import type { CompiledResource } from '../../spec/model/compiled.js';
+import type { ScalarField } from '../../spec/model/dsl.js';
+import { numericBounds } from '../../spec/generate/json-schema.js';
 
 /**
  * Every resource the model has is read with GET and written with POST, PUT and DELETE as JSON
@@ -17,11 +20,13 @@ import { model } from '../_harness/judged-model.js';
  *   _lastModifiedDate; If-None-Match equal to its _etag is 304 with no body, another value 200;
  * - POST: the same body again updates (200); a body carrying an id is refused (400
  *   data-validation-failed, with a detail and an errors entry);
- * - PUT: a body carrying another id updates the record the path names, which keeps its id; a PUT
+ * - PUT: a PUT that changes the record (a member outside its key set or changed, with the
+ *   builder's values) gives it another _etag; a body carrying another id updates the record the
+ *   path names, which keeps its id; a PUT
  *   or a DELETE with an If-Match it does not match is 412 optimistic-lock-failed, the record kept;
  * - DELETE: once deleted it reads 404, and a second DELETE is 404.
  * The effects of each are checked in depth on one resource in upsert/, put/, etag/ and delete/.
- * Requests that do not depend on each other go together: six round trips more per resource.
+ * Requests that do not depend on each other go together: nine round trips more per resource.
  */
 const ID_ASSIGNED = 'data.upsert.id-server-assigned';
 const ETAG_PRESENT = 'data.etag.etag-in-every-response';
@@ -35,11 +40,13 @@ const STALE_IF_MATCH = 'data.etag.if-match-mismatch-put-412';
 const STALE_IF_MATCH_DELETE = 'data.etag.if-match-mismatch-delete-412';
 const DELETED = 'data.delete.existing-record-204';
 const DELETE_UNKNOWN = 'data.delete.unknown-id-404';
+const ETAG_CHANGES = 'data.etag.etag-changes-on-update';
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** The test's record: where it lives, the body it was written with, and how a write is sent ahead of its check. */
 interface Record_ {
   api: DataClient;
+  resource: CompiledResource;
   name: string;
   endpoint: string;
   body: Record<string, unknown>;
@@ -101,6 +108,49 @@ async function postRules(t: Record_): Promise<void> {
   });
 }
 
+/**
+ * A change to the body that any deployment of the standard accepts, with the values the builder
+ * gives full bodies (held valid against upstream's shapes by builders-upstream.test.ts), on a
+ * top-level member outside the natural key: an optional string set to `<name>-value`, a boolean
+ * turned, a number moved by one within its bounds (or set to the builder's value), an optional
+ * date set, or a written string's last letter changed. Undefined when the resource has none.
+ */
+function changeOf(r: CompiledResource, body: Record<string, unknown>): [string, unknown] | undefined {
+  const top = (Object.entries(r.fields).filter(([, f]) => ['string', 'boolean', 'int32', 'double', 'date'].includes(f.kind)) as [string, ScalarField][])
+    .filter(([name, f]) => !f.identity && !f.readOnly && !f.deprecated && name !== 'namespace');
+  const text = top.find(([name, f]) => f.kind === 'string' && !f.required && body[name] === undefined);
+  if (text) return [text[0], `${text[0]}-value`.slice(0, text[1].maxLength ?? 60).padEnd(text[1].minLength ?? 0, 'x')];
+  const flag = top.find(([, f]) => f.kind === 'boolean');
+  if (flag) return [flag[0], body[flag[0]] !== true];
+  for (const [name, f] of top.filter(([, x]) => x.kind === 'int32' || x.kind === 'double')) {
+    const { minimum = f.kind === 'int32' ? 1 : 0, maximum = f.kind === 'int32' ? 1_000_000 : 2.5 } = numericBounds(f);
+    const now = body[name];
+    if (typeof now !== 'number') return [name, Math.min(Math.max(f.kind === 'int32' ? 7 : 2.5, minimum), maximum)];
+    if (now + 1 <= maximum || now - 1 >= minimum) return [name, now + 1 <= maximum ? now + 1 : now - 1];
+  }
+  const day = top.find(([name, f]) => f.kind === 'date' && !f.required && body[name] === undefined);
+  if (day) return [day[0], /end|expiration/i.test(day[0]) ? '2025-06-06' : '2024-08-26'];
+  // A required string outside the key, its last letter changed (its length, so its bounds, kept).
+  const written = top.find(([name, f]) => f.kind === 'string' && typeof body[name] === 'string' && (body[name] as string).length > 0);
+  if (!written) return undefined;
+  const old = body[written[0]] as string;
+  return [written[0], `${old.slice(0, -1)}${old.endsWith('q') ? 'z' : 'q'}`];
+}
+
+/** A PUT that changes the record gives it another _etag (read just before and just after). */
+async function etagRule(t: Record_): Promise<void> {
+  const title = `a PUT that changes the ${t.name} gives it another _etag`;
+  const change = changeOf(t.resource, t.body);
+  if (!change) return checkNotApplicable(ETAG_CHANGES, title, `${t.name} has no member outside its key this test can change`);
+  await check(ETAG_CHANGES, title, async () => {
+    const etag = async () => ((await (await t.api.get(t.url)).json()) as { _etag?: unknown })._etag;
+    const before = await etag();
+    const put = await t.api.put(t.url, { ...t.body, [change[0]]: change[1] });
+    expect(put.status(), `PUT ${t.url} with ${change[0]} ${JSON.stringify(change[1])}: ${(await put.text()).slice(0, 300)}`).toBe(204);
+    expect(await etag(), `_etag of ${t.url} after ${change[0]} changed (before: ${String(before)})`).not.toBe(before);
+  });
+}
+
 /** A PUT carrying another id is the path's record's; a PUT, then a DELETE, with an If-Match it does not match is refused. */
 async function putRules(t: Record_): Promise<void> {
   const withOtherId = t.ahead(t.api.put(t.url, { ...t.body, id: unknownId() }));
@@ -132,13 +182,13 @@ async function deletedRules(t: Record_): Promise<void> {
 
 test.describe('every resource as JSON', () => {
   for (const r of model.resources.filter((x) => !x.isDescriptor && !x.isSchoolYearEnumeration)) {
-    test(`serves ${r.endpoint} as JSON readable with GET, with its id and _etag, and writable with POST, PUT and DELETE; upserts by natural key, refuses an id on POST, ignores one on PUT, honours If-None-Match and If-Match, and answers 404 once deleted`, rule('data.discovery.resources-as-json', ID_ASSIGNED, ETAG_PRESENT, LAST_MODIFIED, NOT_MODIFIED, MODIFIED, EXISTING_KEY, ID_IN_POST, ID_IN_PUT, STALE_IF_MATCH, STALE_IF_MATCH_DELETE, DELETED, DELETE_UNKNOWN), async ({ api, data }) => {
+    test(`serves ${r.endpoint} as JSON readable with GET, with its id and _etag, and writable with POST, PUT and DELETE; upserts by natural key, refuses an id on POST, ignores one on PUT, honours If-None-Match and If-Match, changes its _etag with it, and answers 404 once deleted`, rule('data.discovery.resources-as-json', ID_ASSIGNED, ETAG_PRESENT, LAST_MODIFIED, NOT_MODIFIED, MODIFIED, EXISTING_KEY, ID_IN_POST, ETAG_CHANGES, ID_IN_PUT, STALE_IF_MATCH, STALE_IF_MATCH_DELETE, DELETED, DELETE_UNKNOWN), async ({ api, data }) => {
       const body = await data.body(r.name);
       const post = await api.post(r.endpoint, body);
       expect(post.status(), `POST ${r.endpoint}: ${(await post.text()).slice(0, 500)}`).toBe(201);
       const url = api.url(post.headers().location);
       const sent: Promise<unknown>[] = [];
-      const t: Record_ = { api, name: r.name, endpoint: r.endpoint, body, url, id: url.split('/').pop()!, ahead: (write) => (sent.push(write), early(write)) };
+      const t: Record_ = { api, resource: r, name: r.name, endpoint: r.endpoint, body, url, id: url.split('/').pop()!, ahead: (write) => (sent.push(write), early(write)) };
       let gone = false;
       try {
         const get = await api.get(url);
@@ -147,6 +197,7 @@ test.describe('every resource as JSON', () => {
         await readRules(t, (await get.json()) as Parameters<typeof readRules>[1]);
         await postRules(t);
         expect((await api.put(url, body)).status(), `PUT ${url}`).toBe(204);
+        await etagRule(t);
         await putRules(t);
         const status = (await api.delete(url)).status();
         gone = status === 204;

@@ -3,7 +3,26 @@ import { createHash } from 'node:crypto';
 import { dataPath, eachObject, header } from '../proxy.js';
 import { isData, item, editJson, empty, type Fault } from './helpers.js';
 
+/** cohorts (a resource no hand-written etag test updates) shows a record's first _etag for ever: an update leaves it as it was. */
+function etagFrozenOnOneResource(): Fault {
+  const first = new Map<string, string>();
+  return {
+    name: 'etag-unchanged-on-update-on-one-resource', family: 'data.etag', suites: ['discovery/every-resource-json.spec.ts'],
+    description: 'cohorts returns the _etag of a record\'s first read on every later GET by id, however the record changed',
+    response: (res, req) => {
+      if (!item(req) || req.method !== 'GET' || res.status !== 200 || dataPath(req)!.resource.toLowerCase() !== 'cohorts') return;
+      editJson(res, (b) => {
+        const o = b as Record<string, unknown>;
+        const url = req.url.toLowerCase();
+        if (typeof o._etag === 'string') o._etag = first.get(url) ?? (first.set(url, o._etag), o._etag);
+        return b;
+      });
+    },
+  };
+}
+
 export const etagFaults: Fault[] = [
+  etagFrozenOnOneResource(),
   {
     name: 'if-none-match-ignored-on-one-resource', family: 'data.etag', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'cohorts (a resource no hand-written etag test reads) ignores If-None-Match on GET by id: 200, never 304',
