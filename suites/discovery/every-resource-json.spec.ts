@@ -4,6 +4,7 @@ import { unknownId } from '../_harness/checks.js';
 import { check, checkNotApplicable, rule } from '../_harness/rules.js';
 import { early } from '../_harness/in-parallel.js';
 import { model } from '../_harness/judged-model.js';
+import { jsonOf, problemTypeOf, type Answer } from '../_harness/every-route.js';
 import type { CompiledResource } from '../../spec/model/compiled.js';
 import type { ScalarField } from '../../spec/model/dsl.js';
 import { numericBounds } from '../../spec/generate/json-schema.js';
@@ -44,7 +45,7 @@ const ETAG_CHANGES = 'data.etag.etag-changes-on-update';
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** The test's record: where it lives, the body it was written with, and how a write is sent ahead of its check. */
-interface Record_ {
+interface TestRecord {
   api: DataClient;
   resource: CompiledResource;
   name: string;
@@ -57,23 +58,17 @@ interface Record_ {
 }
 
 /** The answer's problem body after checking its status and problem type (the rules' own words: nothing of title or shape). */
-async function refused(res: { status(): number; text(): Promise<string> }, status: number, suffix: string): Promise<{ detail?: unknown; errors?: unknown }> {
+async function refused(res: Answer, status: number, suffix: string): Promise<{ detail?: unknown; errors?: unknown }> {
   const text = await res.text();
   expect(res.status(), text.slice(0, 300)).toBe(status);
-  let body: { type?: unknown; detail?: unknown; errors?: unknown } = {};
-  try {
-    body = JSON.parse(text) as typeof body;
-  } catch {
-    // Not JSON: the type check below names what came.
-  }
-  expect(body.type, text.slice(0, 300)).toBe(`${target.dataApi.errorTypePrefix}${suffix}`);
-  return body;
+  expect(problemTypeOf(text), text.slice(0, 300)).toBe(`${target.dataApi.errorTypePrefix}${suffix}`);
+  return (jsonOf(text) ?? {}) as { detail?: unknown; errors?: unknown };
 }
 
 const idOf = async (res: { json(): Promise<unknown> }) => ((await res.json()) as { id?: unknown }).id;
 
 /** What the first read shows, and what If-None-Match does with its _etag and with another value. */
-async function readRules(t: Record_, read: { id?: unknown; _etag?: unknown; _lastModifiedDate?: unknown }): Promise<void> {
+async function readRules(t: TestRecord, read: { id?: unknown; _etag?: unknown; _lastModifiedDate?: unknown }): Promise<void> {
   await check(ID_ASSIGNED, `the ${t.name} reads with the string id its Location's last segment names`, () => expect(read.id, `GET ${t.url}`).toBe(t.id));
   await check(ETAG_PRESENT, `the ${t.name} reads with a string _etag`, () => expect(typeof read._etag, `_etag of GET ${t.url}: ${JSON.stringify(read._etag)}`).toBe('string'));
   if (read._lastModifiedDate !== undefined) {
@@ -94,7 +89,7 @@ async function readRules(t: Record_, read: { id?: unknown; _etag?: unknown; _las
 }
 
 /** A POST of the existing key updates; a POST carrying an id is refused. A record made instead (201) is tracked by the api fixture and deleted after the test. */
-async function postRules(t: Record_): Promise<void> {
+async function postRules(t: TestRecord): Promise<void> {
   const again = t.ahead(t.api.post(t.endpoint, t.body));
   const withId = t.ahead(t.api.post(t.endpoint, { ...t.body, id: unknownId() }));
   await check(EXISTING_KEY, `a second POST of the same ${t.name} answers 200`, async () => {
@@ -138,7 +133,7 @@ function changeOf(r: CompiledResource, body: Record<string, unknown>): [string, 
 }
 
 /** A PUT that changes the record gives it another _etag (read just before and just after). */
-async function etagRule(t: Record_): Promise<void> {
+async function etagRule(t: TestRecord): Promise<void> {
   const title = `a PUT that changes the ${t.name} gives it another _etag`;
   const change = changeOf(t.resource, t.body);
   if (!change) return checkNotApplicable(ETAG_CHANGES, title, `${t.name} has no member outside its key this test can change`);
@@ -152,7 +147,7 @@ async function etagRule(t: Record_): Promise<void> {
 }
 
 /** A PUT carrying another id is the path's record's; a PUT, then a DELETE, with an If-Match it does not match is refused. */
-async function putRules(t: Record_): Promise<void> {
+async function putRules(t: TestRecord): Promise<void> {
   const withOtherId = t.ahead(t.api.put(t.url, { ...t.body, id: unknownId() }));
   const stale = t.ahead(t.api.put(t.url, t.body, { 'If-Match': `"${unknownId()}"` }));
   await check(ID_IN_PUT, `a PUT of the ${t.name} carrying another id updates the record its path names, which keeps its id`, async () => {
@@ -173,7 +168,7 @@ async function putRules(t: Record_): Promise<void> {
 }
 
 /** Once deleted, the record reads 404, and a second DELETE of it is 404. */
-async function deletedRules(t: Record_): Promise<void> {
+async function deletedRules(t: TestRecord): Promise<void> {
   const read = early(t.api.get(t.url));
   const again = early(t.api.delete(t.url));
   await check(DELETED, `the deleted ${t.name} reads 404`, async () => expect((await read).status(), `GET ${t.url} after its DELETE`).toBe(404));
@@ -188,7 +183,7 @@ test.describe('every resource as JSON', () => {
       expect(post.status(), `POST ${r.endpoint}: ${(await post.text()).slice(0, 500)}`).toBe(201);
       const url = api.url(post.headers().location);
       const sent: Promise<unknown>[] = [];
-      const t: Record_ = { api, resource: r, name: r.name, endpoint: r.endpoint, body, url, id: url.split('/').pop()!, ahead: (write) => (sent.push(write), early(write)) };
+      const t: TestRecord = { api, resource: r, name: r.name, endpoint: r.endpoint, body, url, id: url.split('/').pop()!, ahead: (write) => (sent.push(write), early(write)) };
       let gone = false;
       try {
         const get = await api.get(url);

@@ -1,7 +1,6 @@
 import { test, expect, target } from '../_harness/data.js';
-import { model } from '../_harness/judged-model.js';
 import { rule } from '../_harness/rules.js';
-import { inParallel } from '../_harness/in-parallel.js';
+import { everyEndpoint, problemTypeOf, wrongAnswers } from '../_harness/every-route.js';
 
 /**
  * The page-size bounds on every route that takes `limit` (seed: Limits; decision 43): a limit
@@ -12,35 +11,20 @@ import { inParallel } from '../_harness/in-parallel.js';
  * answering 200 with a page, on resources that one probe never reaches.
  *
  * What this rule states is checked, and only that: the status 400 and the problem type. The
- * title, shape and message belong to their own rules. Eight requests at a time, as
- * upstream-surface.spec.ts: 472 resources at 40 ms are 19 s one after another.
+ * title, shape and message belong to their own rules.
  */
 const max = target.dataApi.pageSizeMaximum;
 const TYPE = `${target.dataApi.errorTypePrefix}bad-request:parameter-validation-failed`;
-const AT_ONCE = 8;
-const endpoints = model.resources.map((r) => r.endpoint).sort();
-
-/** What is wrong with a refusal of an out-of-range limit, or undefined when it is the rule's. */
-async function notRefused(res: { status(): number; text(): Promise<string> }): Promise<string | undefined> {
-  const text = await res.text();
-  let type: unknown;
-  try {
-    type = (JSON.parse(text) as { type?: unknown }).type;
-  } catch {
-    type = undefined;
-  }
-  return res.status() === 400 && type === TYPE ? undefined : `${res.status()} ${String(type ?? text.slice(0, 120))}`;
-}
 
 test.describe('limit out of range on every collection and feed', () => {
   for (const [where, suffix] of [['collection', ''], ['/deletes feed', '/deletes'], ['/keyChanges feed', '/keyChanges']] as const) {
     test(`refuses limit -1 and limit ${max + 1} with 400 bad-request:parameter-validation-failed on every resource's ${where}`, rule('data.limits.limit-out-of-range-400'), async ({ api }) => {
-      const paths = endpoints.flatMap((endpoint) => [-1, max + 1].map((limit) => `${endpoint}${suffix}?limit=${limit}`));
-      const failed = await inParallel(paths, AT_ONCE, async (path) => {
-        const wrong = await notRefused(await api.get(path));
-        return wrong ? [`${path} → ${wrong}`] : [];
+      const paths = everyEndpoint.flatMap((endpoint) => [-1, max + 1].map((limit) => `${endpoint}${suffix}?limit=${limit}`));
+      const wrong = await wrongAnswers(paths, (path) => api.get(path), (res, text) => {
+        const type = problemTypeOf(text);
+        return res.status() === 400 && type === TYPE ? undefined : `${res.status()} ${String(type ?? text.slice(0, 120))}`;
       });
-      expect(failed.flat(), `out-of-range limits not refused (of ${paths.length})`).toEqual([]);
+      expect(wrong, `out-of-range limits not refused (of ${paths.length})`).toEqual([]);
     });
   }
 });

@@ -1,6 +1,6 @@
 /** Faulty deployments that break data.change-queries. */
 import { dataPath, pathOf, queryOf, setQuery, type ProxiedRequest } from '../proxy.js';
-import { collection, isData, item, feed, editJson, problem, rewriteParameter, type Fault } from './helpers.js';
+import { collection, isData, item, feed, editJson, onOneResource, problem, rewriteParameter, type Fault } from './helpers.js';
 
 /** A feed (the one `which` names) that drops an in-range limit (0 to 500), so the whole page comes back; an out-of-range one still reaches the deployment. */
 const ignoresInRangeLimit = (which: RegExp) => (req: ProxiedRequest) => {
@@ -78,7 +78,7 @@ export const changeQueriesFaults: Fault[] = [
     name: 'deletes-missing-on-one-resource', family: 'data.change-queries', suites: ['query-paging/every-resource.spec.ts'],
     description: 'cohorts (a resource no hand-written feed test reads) has no /deletes: 404 not-found',
     request: (req) => {
-      if (feed(req) && dataPath(req)!.resource.toLowerCase() === 'cohorts' && /deletes/i.test(pathOf(req))) return problem('not-found');
+      if (feed(req) && onOneResource(req) && /deletes/i.test(pathOf(req))) return problem('not-found');
     },
   },
   {
@@ -92,7 +92,7 @@ export const changeQueriesFaults: Fault[] = [
     name: 'collection-change-versions-ignored-on-one-resource', family: 'data.change-queries', suites: ['query-paging/every-resource.spec.ts'],
     description: 'cohorts (a resource no hand-written change-version test reads) ignores MinChangeVersion and MaxChangeVersion on GET collection',
     request: (req) => {
-      if (!collection(req) || req.method !== 'GET' || dataPath(req)!.resource.toLowerCase() !== 'cohorts') return;
+      if (!collection(req) || req.method !== 'GET' || !onOneResource(req)) return;
       rewriteParameter(req, 'minchangeversion', () => null);
       rewriteParameter(req, 'maxchangeversion', () => null);
     },
@@ -101,7 +101,7 @@ export const changeQueriesFaults: Fault[] = [
     name: 'feed-max-change-version-refused-on-one-resource', family: 'data.change-queries', suites: ['change-queries', 'query-paging/every-resource.spec.ts'],
     description: 'cohorts (a resource no hand-written feed test reads) refuses MaxChangeVersion on its /deletes and /keyChanges as an unknown parameter (400)',
     request: (req) => {
-      if (!feed(req) || req.method !== 'GET' || dataPath(req)!.resource.toLowerCase() !== 'cohorts') return;
+      if (!feed(req) || req.method !== 'GET' || !onOneResource(req)) return;
       if ([...queryOf(req).keys()].some((k) => k.toLowerCase() === 'maxchangeversion')) return problem('bad-request:parameter-validation-failed', { errors: ['The request parameter MaxChangeVersion is not supported.'] });
     },
   },

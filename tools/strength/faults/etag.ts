@@ -1,7 +1,7 @@
 /** Faulty deployments that break data.etag. */
 import { createHash } from 'node:crypto';
-import { dataPath, eachObject, header } from '../proxy.js';
-import { isData, item, editJson, empty, type Fault } from './helpers.js';
+import { eachObject, header } from '../proxy.js';
+import { isData, item, editJson, empty, onOneResource, type Fault } from './helpers.js';
 
 /** cohorts (a resource no hand-written etag test updates) shows a record's first _etag for ever: an update leaves it as it was. */
 function etagFrozenOnOneResource(): Fault {
@@ -10,7 +10,7 @@ function etagFrozenOnOneResource(): Fault {
     name: 'etag-unchanged-on-update-on-one-resource', family: 'data.etag', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'cohorts returns the _etag of a record\'s first read on every later GET by id, however the record changed',
     response: (res, req) => {
-      if (!item(req) || req.method !== 'GET' || res.status !== 200 || dataPath(req)!.resource.toLowerCase() !== 'cohorts') return;
+      if (!item(req) || req.method !== 'GET' || res.status !== 200 || !onOneResource(req)) return;
       editJson(res, (b) => {
         const o = b as Record<string, unknown>;
         const url = req.url.toLowerCase();
@@ -26,35 +26,35 @@ export const etagFaults: Fault[] = [
   {
     name: 'if-none-match-ignored-on-one-resource', family: 'data.etag', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'cohorts (a resource no hand-written etag test reads) ignores If-None-Match on GET by id: 200, never 304',
-    request: (req) => { if (item(req) && req.method === 'GET' && dataPath(req)!.resource.toLowerCase() === 'cohorts') delete req.headers['if-none-match']; },
+    request: (req) => { if (item(req) && req.method === 'GET' && onOneResource(req)) delete req.headers['if-none-match']; },
   },
   {
     name: 'etag-missing-on-one-resource', family: 'data.etag', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'cohorts (a resource no hand-written etag test reads) returns records by id without _etag',
-    response: (res, req) => { if (item(req) && req.method === 'GET' && res.status === 200 && dataPath(req)!.resource.toLowerCase() === 'cohorts') editJson(res, (b) => { delete (b as Record<string, unknown>)._etag; return b; }); },
+    response: (res, req) => { if (item(req) && req.method === 'GET' && res.status === 200 && onOneResource(req)) editJson(res, (b) => { delete (b as Record<string, unknown>)._etag; return b; }); },
   },
   {
     name: 'if-none-match-always-304-on-one-resource', family: 'data.etag', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'cohorts answers GET by id with any If-None-Match with 304, matching or not',
-    response: (res, req) => { if (item(req) && req.method === 'GET' && res.status === 200 && header(req, 'if-none-match') && dataPath(req)!.resource.toLowerCase() === 'cohorts') empty(res, 304); },
+    response: (res, req) => { if (item(req) && req.method === 'GET' && res.status === 200 && header(req, 'if-none-match') && onOneResource(req)) empty(res, 304); },
   },
   {
     name: 'last-modified-date-not-date-time-on-one-resource', family: 'data.etag', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'cohorts sends _lastModifiedDate as "2024-08-26 12:00:00", not a date-time string',
     response: (res, req) => {
-      if (!item(req) || req.method !== 'GET' || res.status !== 200 || dataPath(req)!.resource.toLowerCase() !== 'cohorts') return;
+      if (!item(req) || req.method !== 'GET' || res.status !== 200 || !onOneResource(req)) return;
       editJson(res, (b) => { const o = b as Record<string, unknown>; if (typeof o._lastModifiedDate === 'string') o._lastModifiedDate = o._lastModifiedDate.slice(0, 19).replace('T', ' '); return b; });
     },
   },
   {
     name: 'if-match-ignored-on-delete-on-one-resource', family: 'data.etag', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'cohorts (a resource no hand-written etag test deletes) ignores If-Match on DELETE: the record is deleted whatever the value',
-    request: (req) => { if (item(req) && req.method === 'DELETE' && dataPath(req)!.resource.toLowerCase() === 'cohorts') delete req.headers['if-match']; },
+    request: (req) => { if (item(req) && req.method === 'DELETE' && onOneResource(req)) delete req.headers['if-match']; },
   },
   {
     name: 'if-match-ignored-on-one-resource', family: 'data.etag', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'cohorts (a resource no hand-written etag test writes) ignores If-Match on PUT: no 412 for a value that does not match',
-    request: (req) => { if (item(req) && req.method === 'PUT' && dataPath(req)!.resource.toLowerCase() === 'cohorts') delete req.headers['if-match']; },
+    request: (req) => { if (item(req) && req.method === 'PUT' && onOneResource(req)) delete req.headers['if-match']; },
   },
   {
     name: 'etag-header-missing', family: 'data.etag', suites: ['etag'],

@@ -1,13 +1,13 @@
 /** Faulty deployments that break data.put. */
 import { dataPath, header, jsonOf } from '../proxy.js';
-import { item, hasType, empty, problem, type Fault } from './helpers.js';
+import { item, hasType, empty, onOneResource, problem, type Fault } from './helpers.js';
 
 export const putFaults: Fault[] = [
   {
     name: 'put-id-in-body-refused-on-one-resource', family: 'data.put', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'cohorts (a resource no hand-written PUT test writes) refuses a PUT whose body carries an id with 400 data-validation-failed instead of ignoring the id',
     request: (req) => {
-      if (!item(req) || req.method !== 'PUT' || !(dataPath(req)!.resource.toLowerCase() === 'cohorts')) return;
+      if (!item(req) || req.method !== 'PUT' || !(onOneResource(req))) return;
       const body = jsonOf(req);
       if (body && typeof body === 'object' && 'id' in body) return problem('bad-request:data-validation-failed', { errors: ['The id in the body must not be sent.'] });
     },

@@ -1,20 +1,20 @@
 /** Faulty deployments that break data.upsert. */
-import { dataPath, header, setJson } from '../proxy.js';
-import { collection, editJson, editRequestJson, hasType, item, problem, problemOf, type Fault } from './helpers.js';
+import { header, setJson } from '../proxy.js';
+import { collection, editJson, editRequestJson, hasType, item, onOneResource, problem, problemOf, type Fault } from './helpers.js';
 
 export const upsertFaults: Fault[] = [
   {
     name: 'id-unlike-location-on-one-resource', family: 'data.upsert', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'cohorts returns a record by id with its id in upper case, not the Location\'s last segment',
     response: (res, req) => {
-      if (!item(req) || req.method !== 'GET' || res.status !== 200 || dataPath(req)!.resource.toLowerCase() !== 'cohorts') return;
+      if (!item(req) || req.method !== 'GET' || res.status !== 200 || !onOneResource(req)) return;
       editJson(res, (b) => { const o = b as Record<string, unknown>; if (typeof o.id === 'string') o.id = o.id.toUpperCase(); return b; });
     },
   },
   {
     name: 'id-in-post-accepted-on-one-resource', family: 'data.upsert', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'cohorts (a resource no hand-written upsert test writes) drops an id in a POST body instead of refusing it with 400',
-    request: (req) => { if (collection(req) && req.method === 'POST' && dataPath(req)!.resource.toLowerCase() === 'cohorts') editRequestJson(req, (b) => 'id' in b && delete b.id); },
+    request: (req) => { if (collection(req) && req.method === 'POST' && onOneResource(req)) editRequestJson(req, (b) => 'id' in b && delete b.id); },
   },
   {
     name: 'post-201-as-200', family: 'data.upsert', suites: ['upsert'],
@@ -40,7 +40,7 @@ export const upsertFaults: Fault[] = [
     name: 'upsert-conflict-on-one-resource', family: 'data.upsert', suites: ['discovery/every-resource-json.spec.ts'],
     description: 'cohorts (a resource no hand-written upsert test writes) answers a POST of an existing natural key with 409 non-unique-identity instead of updating it',
     response: (res, req) => {
-      if (collection(req) && req.method === 'POST' && res.status === 200 && dataPath(req)!.resource.toLowerCase() === 'cohorts') Object.assign(res, problem('data-conflict:non-unique-identity'));
+      if (collection(req) && req.method === 'POST' && res.status === 200 && onOneResource(req)) Object.assign(res, problem('data-conflict:non-unique-identity'));
     },
   },
   // Conforming deviations: the seed allows them, so the verdict must stay conformant.
