@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { operationIds, validationDocument } from '../../spec/generate/openapi-data.js';
 import { compileServed } from '../../spec/model/served.js';
@@ -483,4 +483,29 @@ test('the validator compiles named operations ahead of use and refuses an operat
   const late = validator.validate(community, { query: {}, body: { ...base, addresses: [...Array.from({ length: REPORT_BUDGET }, () => address), {}] } });
   assert.deepEqual([late.complete, late.errors.map((e) => e.instancePath)], [false, [`/requestBody/addresses/${REPORT_BUDGET}`]]);
   assert.deepEqual(validator.validate(community, { query: {}, body: { ...base, addresses: Array.from({ length: 3 * REPORT_BUDGET }, () => address) } }), { errors: [], query: {}, complete: true });
+});
+
+test('a resource\'s POST and PUT share one compiled body validator, each with its own parameters', () => {
+  const section = (name: string) => JSON.parse(readFileSync(new URL(`../../spec/openapi-standards/ds-5.2/${name}.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
+  const validator = new RequestValidator(validationDocument({ resources: section('resources'), descriptors: section('descriptors') }) as never);
+  const { post, put } = operationIds(resource('student'));
+  const compile = Ajv.prototype.compile;
+  let compiled = 0;
+  Ajv.prototype.compile = function counted(this: Ajv, ...args: Parameters<Ajv['compile']>) { compiled++; return compile.apply(this, args); } as Ajv['compile'];
+  const compiles = (work: () => unknown) => { compiled = 0; work(); return compiled; };
+  try {
+    assert.equal(compiles(() => validator.warm([post])), 3); // the parameters; the body, with the parameters that come with it
+    assert.equal(compiles(() => validator.warm([put])), 1); // its parameters only
+    const bad = { ...student('V-10'), birthDate: 5 };
+    // (Path parameters are not given to validate(), so a PUT's errors under /path say nothing.)
+    const paths = (op: string) => validator.validate(op, { query: {}, body: bad }).errors.filter((e) => !e.instancePath.startsWith('/path')).map((e) => [e.instancePath, e.keyword]);
+    assert.equal(compiles(() => assert.deepEqual(paths(post), [['/requestBody/birthDate', 'type']])), 3); // the reporter's, as above
+    assert.equal(compiles(() => assert.deepEqual(paths(put), [['/requestBody/birthDate', 'type']])), 1);
+  } finally {
+    Ajv.prototype.compile = compile;
+  }
+  // The body's validator brings no parameters of its own: neither operation refuses the other's.
+  assert.deepEqual(validator.validate(post, { query: {}, body: student('V-10') }).errors, []);
+  assert.deepEqual(validator.validate(put, { query: {}, body: student('V-10') }).errors.map((e) => e.instancePath), ['/path']);
+  assert.deepEqual(validator.validate(post, { query: { foo: '1' }, body: student('V-10') }).errors.map((e) => e.instancePath), ['/query']);
 });
