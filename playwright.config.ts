@@ -8,6 +8,7 @@ import { rosteringSelected } from './suites/_harness/selection.js';
 import { decideStandardOnce } from './suites/_harness/standard-decision.js';
 import { embeddedDeployments, type Embedded } from './tools/embedded/deployments.js';
 import { describesBuilt } from './tools/embedded/flows.js';
+import { LAUNCH_ENV, READY_LINE, type LaunchedProcess } from './tools/embedded/launch-plan.js';
 
 /**
  * Conformance suites against the deployment named by TARGET (a target file), by default the
@@ -32,7 +33,7 @@ if (isEmbeddedReference) {
 // REFERENCE_COVERAGE=1 runs the reference under c8; `append` adds to the last run's coverage
 // (npm test measures both embedded targets together).
 const coverage = process.env.REFERENCE_COVERAGE === '1' || process.env.REFERENCE_COVERAGE === 'append';
-const c8 = `npx c8${process.env.REFERENCE_COVERAGE === 'append' ? ' --clean=false' : ''} `;
+const c8 = ['npx', 'c8', ...(process.env.REFERENCE_COVERAGE === 'append' ? ['--clean=false'] : [])];
 // Requests that fail inside the embedded reference (many on purpose) are logged to a file, not
 // among the results; the global setup empties it and its teardown prints a count.
 if (isEmbeddedReference) process.env.REFERENCE_ERROR_LOG ??= REFERENCE_ERROR_LOG;
@@ -102,15 +103,17 @@ export default defineConfig({
     ['html', { outputFolder: `${reportsDir}/playwright`, open: 'never' }],
   ],
   use: { extraHTTPHeaders: { Accept: 'application/json' } },
-  // Under c8 (REFERENCE_COVERAGE=1) the reference writes its coverage when it exits on SIGTERM.
-  webServer: embedded?.processes.map((p) => ({
-    command: `${coverage && p.name === 'reference' ? c8 : ''}node ${p.args.join(' ')}`,
-    url: p.readyUrl,
-    reuseExistingServer: false,
+  // The embedded deployments, started together by one launcher (tools/embedded/launch.ts); under
+  // c8 (REFERENCE_COVERAGE=1) the reference writes its coverage when it exits on SIGTERM.
+  webServer: embedded ? [{
+    command: 'node --import tsx tools/embedded/launch.ts',
+    wait: { stdout: new RegExp(READY_LINE) },
     timeout: 60_000,
-    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
-    env: p.env,
+    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 10_000 },
+    env: { [LAUNCH_ENV]: JSON.stringify(embedded.processes.map((p): LaunchedProcess => ({
+      name: p.name, argv: [...(coverage && p.name === 'reference' ? c8 : []), 'node', ...p.args], env: p.env, readyUrl: p.readyUrl,
+    }))) },
     stdout: 'ignore' as const,
     stderr: 'pipe' as const,
-  })),
+  }] : undefined,
 });
