@@ -75,6 +75,12 @@ test('required members, at the top and inside a collection item', async () => {
   assert.deepEqual(await refused(await post('students', withoutFirstName)), { '$.firstName': ['firstName is required.'] });
   const errors = await refused(await post('bellSchedules', bellSchedule('B', { classPeriods: [{ classPeriodReference: { schoolId: SCHOOL_ID } }] })));
   assert.deepEqual(errors, { '$.classPeriods[0].classPeriodReference.classPeriodName': ['classPeriodName is required.'] });
+  // A missing top-level member is the first failure found (at the body itself, `/requestBody`):
+  // the failures after it are reported with it.
+  assert.deepEqual(await refused(await post('students', { ...withoutFirstName, birthDate: 'soon' })), {
+    '$.birthDate': ["The value 'soon' is not valid for birthDate."],
+    '$.firstName': ['firstName is required.'],
+  });
 });
 
 test('lengths: at most and at least, each accepted at its bound and refused one past it', async () => {
@@ -508,4 +514,20 @@ test('a resource\'s POST and PUT share one compiled body validator, each with it
   assert.deepEqual(validator.validate(post, { query: {}, body: student('V-10') }).errors, []);
   assert.deepEqual(validator.validate(put, { query: {}, body: student('V-10') }).errors.map((e) => e.instancePath), ['/path']);
   assert.deepEqual(validator.validate(post, { query: { foo: '1' }, body: student('V-10') }).errors.map((e) => e.instancePath), ['/query']);
+});
+
+test('operations sharing a body schema but not its requiredness keep their own body validators', () => {
+  const body = (required: boolean) => ({ required, content: { 'application/json': { schema: { $ref: '#/components/schemas/thing' } } } });
+  const operation = (operationId: string, required: boolean) => ({ post: { operationId, requestBody: body(required), responses: { 200: { description: 'ok' } } } });
+  const validator = new RequestValidator({
+    openapi: '3.0.0', info: { title: 'shared bodies', version: '1' },
+    paths: { '/a': operation('postA', true), '/b': operation('postB', false), '/c': operation('postC', true) },
+    components: { schemas: { thing: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } },
+  } as never);
+  const missing = (op: string) => validator.validate(op, { query: {} }).errors.map((e) => e.params);
+  const refused = (op: string) => validator.validate(op, { query: {}, body: {} }).errors.map((e) => [e.instancePath, e.keyword]);
+  for (const op of ['postA', 'postB', 'postC', 'postA']) assert.deepEqual(refused(op), [['/requestBody', 'required']], op);
+  assert.deepEqual(missing('postA'), [{ missingProperty: 'requestBody' }]);
+  assert.deepEqual(missing('postB'), []);
+  assert.deepEqual(missing('postC'), [{ missingProperty: 'requestBody' }]);
 });

@@ -124,18 +124,20 @@ export class RequestValidator {
    */
   private build(validator: SharedAjvValidator, bodies: SharedBodies, operationId: string): ValidateFunction[] {
     const op = this.operation(operationId);
-    const body = op.requestBody as { required?: boolean; content?: Record<string, { schema?: object }> } | undefined;
-    const schema = body?.content?.['application/json']?.schema;
-    if (!body || !schema) return validator.buildRequestValidatorsForOperation(op) ?? [];
-    const parameters = validator.buildRequestValidatorsForOperation({ ...op, requestBody: undefined }) ?? [];
-    const key = `${body.required === true}`;
-    let shared = bodies.get(schema)?.get(key);
+    // Every body of the generated documents is JSON. openapi-backend answers null only for an
+    // operation without an id, and every operation here is looked up by its id.
+    const body = op.requestBody as { required?: boolean; content: Record<string, { schema: object }> } | undefined;
+    const schema = body?.content['application/json'].schema;
+    if (!schema) return validator.buildRequestValidatorsForOperation(op)!;
+    const parameters = validator.buildRequestValidatorsForOperation({ ...op, requestBody: undefined })!;
+    const byRequired = bodies.get(schema) ?? new Map<boolean | undefined, ValidateFunction[]>();
+    bodies.set(schema, byRequired);
+    let shared = byRequired.get(body!.required);
     if (!shared) {
       // Built from the body alone; the parameter validator that comes with it is dropped (it
       // would refuse every query parameter, this bare operation declaring none).
-      shared = (validator.buildRequestValidatorsForOperation({ operationId, requestBody: body } as Operation) ?? []).filter(validatesBody);
-      if (!bodies.has(schema)) bodies.set(schema, new Map());
-      bodies.get(schema)!.set(key, shared);
+      shared = validator.buildRequestValidatorsForOperation({ operationId, requestBody: body } as Operation)!.filter(validatesBody);
+      byRequired.set(body!.required, shared);
     }
     return [...shared, ...parameters];
   }
@@ -185,10 +187,10 @@ export class RequestValidator {
   }
 }
 
-/** Compiled body validators by the body's resolved schema, then by whether the body is required. */
-type SharedBodies = Map<object, Map<string, ValidateFunction[]>>;
+/** Compiled body validators by the body's resolved schema, then by its `required`. */
+type SharedBodies = Map<object, Map<boolean | undefined, ValidateFunction[]>>;
 
 /** Whether a validator openapi-backend built checks the request body (its schema's only member). */
-const validatesBody = (v: ValidateFunction) => Object.hasOwn((v.schema as { properties?: object }).properties ?? {}, 'requestBody');
+const validatesBody = (v: ValidateFunction) => Object.hasOwn((v.schema as { properties: object }).properties, 'requestBody');
 
 const isBodyError = (e: ErrorObject) => e.instancePath === '/requestBody' || e.instancePath.startsWith('/requestBody/');
