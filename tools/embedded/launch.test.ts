@@ -71,6 +71,14 @@ test('a process that exits on its own fails the launch and stops the others', as
   assert.equal(await answers(plan[0].readyUrl), false);
 });
 
+test('a command that cannot be started fails the launch and stops the others', async () => {
+  const base = await ports(1);
+  const plan = [server('lasting', base, { delayMs: 5_000 }), { name: 'missing', argv: ['/nonexistent/node'], env: {}, readyUrl: `http://127.0.0.1:${base}/missing` }];
+  const l = launch(plan);
+  assert.equal(await l.exited, 1);
+  assert.match(l.output().stderr, /embedded missing could not start \(spawn \/nonexistent\/node ENOENT\); stopping the others/);
+});
+
 test('a port that already answers is refused before anything starts', async () => {
   const base = await ports(2);
   const squatter: Server = createServer((_, res) => res.end('someone else')).listen(base + 1, '127.0.0.1');

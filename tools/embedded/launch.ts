@@ -44,16 +44,18 @@ async function launch(plan: LaunchedProcess[]): Promise<void> {
   const children = plan.map((p) => {
     const child = spawn(p.argv[0], p.argv.slice(1), { env: { ...process.env, ...p.env }, stdio: ['ignore', 'inherit', 'inherit'] });
     running.add(child);
-    child.on('exit', (code, signal) => {
-      running.delete(child);
+    const gone = (what: string) => {
+      if (!running.delete(child)) return;
       if (!stopping) {
         stopping = true;
         process.exitCode = 1;
-        console.error(`embedded ${p.name} exited (${signal ?? `code ${code}`}); stopping the others`);
+        console.error(`embedded ${p.name} ${what}; stopping the others`);
         stopAll();
       }
       if (!running.size) process.exit();
-    });
+    };
+    child.on('exit', (code, signal) => gone(`exited (${signal ?? `code ${code}`})`));
+    child.on('error', (err) => gone(`could not start (${err.message})`));
     return child;
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => { stopping = true; stopAll(); });
