@@ -92,7 +92,7 @@ export function loadSettings(file?: string, overrides: Partial<ReferenceConfig> 
   // lowered page size) compile the validators of the few operations they are asked, not of all.
   // Other text than true or false is refused by validation, as the file's would be.
   const warm = process.env.REFERENCE_WARM_VALIDATORS;
-  if (warm) config.warmValidators = ({ true: true, false: false } as Record<string, boolean | undefined>)[warm] ?? (warm as unknown as boolean);
+  if (warm) config.warmValidators = warm === 'true' ? true : warm === 'false' ? false : (warm as unknown as boolean);
   if (!validate(config)) {
     // An enumeration names what it allows (`/dataStandard must be equal to one of the allowed values: 4.0, 5.2, 6.1`).
     const allowed = (e: { params: Record<string, unknown> }) => (Array.isArray(e.params.allowedValues) ? `: ${e.params.allowedValues.join(', ')}` : '');
