@@ -15,7 +15,7 @@
  *             startup: `npm start`'s command line started cold five times (three in quick mode), first answer timed
  * --data-standard=4.0|5.2|6.1   the data standard the reference serves (default: the reference's, 4.0)
  * --remote-latency=40   also the complete certification (every suite, default workers) through a
- *             proxy holding each exchange for that round trip (npm run strength -- --remote-latency);
+ *             proxy delaying each direction by half that round trip (npm run strength -- --remote-latency);
  *             ends with `remote certification at 40 ms: N s (verdict V, W workers)`
  * --sizes=1000,1000000   scale sizes instead of the mode's
  * --duration=, --warmup=, --connections=   client settings instead of the mode's

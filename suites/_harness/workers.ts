@@ -13,7 +13,10 @@ import { concurrentShards, yearsPerShard } from './run-id.js';
  * generation of workers and sent its independent requests together: sixteen 98 s, twenty-four
  * 91 s; before that, twenty-four 104 s and thirty-two 104 s, its workers starting later (the
  * client is CPU-bound there on two cores). With Playwright's client, sixteen had been slower
- * than eight (183 s against 165 s). The embedded
+ * than eight (183 s against 165 s). Through a delay proxy that costs the machine bytes and
+ * timers, not HTTP (tools/strength/delay-proxy.ts): sixteen 88 s, twenty-four 77–83 s, thirty-two
+ * 77–84 s, forty 90 s, forty-eight 106 s; each worker's start (Playwright's own modules most of
+ * it) costs about 0.9 CPU-seconds, all of them at once before the first test. The embedded
  * reference, and a deployment that answers sooner, share this machine's cores with the workers:
  * half the cores, but at least two, since a worker also waits on the deployment's answers (two
  * cores: one worker 3.6–4.0 min per configuration, two workers 2.1–2.4 min). Unmeasured (no

@@ -12,7 +12,8 @@
  * Usage: [STRENGTH_PORT_BASE=23100] tsx tools/strength/run.ts [--target <embedded target file>] [fault name ...]   (default: every fault, on the seed's 4.0 configuration)
  *
  * `--remote-latency <ms>` (or `=<ms>`) measures certification in practice instead (issue #24 point 5):
- * the complete target, every suite, through the proxy holding each exchange for that round trip,
+ * the complete target, every suite, through a proxy delaying each direction by half that round trip
+ * (delay-proxy.ts),
  * with the workers the defaults choose; it ends with the line
  * `remote certification at <ms> ms: N s (verdict V, W workers)`.
  *
@@ -37,6 +38,7 @@ import { faults, type Fault } from './faults/index.js';
 import { DeviatingProxy, Tokens, type Clients, type Route, type Transformer } from './proxy.js';
 import { killAcceptance, type KillHarness, type Watch } from './kills.js';
 import { latency } from './latency.js';
+import { DelayProxy } from './delay-proxy.js';
 import { shardAcceptance, type ShardHarness } from './shards.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -62,7 +64,9 @@ const RUN_TIMEOUT_MS = 15 * 60_000;
 const MAX_FAILURES = 5;
 
 const children = new Set<ChildProcess>();
-const proxies = new Set<DeviatingProxy>();
+/** What a run needs of the proxy in front of the deployments: the deviating one, or the delay proxy. */
+type Front = Pick<DeviatingProxy, 'urlFor' | 'errors' | 'close'>;
+const proxies = new Set<Front>();
 
 // ---- ports -----------------------------------------------------------------------------------------
 
@@ -206,7 +210,7 @@ interface RunResult {
 interface Setup { deployments: Deployment[]; flows: BuiltFlows; loweredPort: number; tokens: Tokens; clients: Clients; privateKeyPem: string }
 
 /** Every string of a JSON value that is an upstream URL, pointed at the proxy. */
-function throughProxy<T>(value: T, proxy: DeviatingProxy): T {
+function throughProxy<T>(value: T, proxy: Front): T {
   return JSON.parse(JSON.stringify(value), (_, v: unknown) => (typeof v === 'string' && /^https?:\/\/127\.0\.0\.1:\d+/.test(v) ? proxy.urlFor(v) : v)) as T;
 }
 
@@ -247,7 +251,7 @@ async function startProxy(transformer: Transformer, setup: Setup): Promise<Devia
  * One Playwright run through a proxy of its own with `transformer`, or through `shared` (runs
  * that must see the same URLs: a killed run's ledger names them for the next).
  */
-async function runSuites(name: string, transformer: Transformer, setup: Setup, selection: Selection, shared?: DeviatingProxy): Promise<RunResult> {
+async function runSuites(name: string, transformer: Transformer, setup: Setup, selection: Selection, shared?: Front): Promise<RunResult> {
   const started = Date.now();
   const proxy = shared ?? await startProxy(transformer, setup);
   try {
@@ -455,10 +459,18 @@ function remoteLatencyArg(argv: string[]): number | undefined {
 /** The complete certification through the proxy at `roundTripMs`, with default workers. */
 async function remoteCertification(roundTripMs: number, setup: Setup): Promise<number> {
   const name = `remote-${roundTripMs}ms`;
-  const held = latency(roundTripMs);
-  const r = await runSuites(name, held, setup, { suites: [], storeDigest: true });
+  // The network's delay, not an HTTP proxy's work (delay-proxy.ts).
+  const held = await DelayProxy.start(routesOf(setup).map((r) => r.upstreamPort), roundTripMs);
+  proxies.add(held);
+  let r: RunResult;
+  try {
+    r = await runSuites(name, {}, setup, { suites: [], storeDigest: true }, held);
+  } finally {
+    proxies.delete(held);
+    await held.close();
+  }
   const counts = [...held.exchanges].sort((a, b) => b[1] - a[1]);
-  console.log(`exchanges through the proxy: ${counts.reduce((n, [, c]) => n + c, 0)} (${counts.map(([m, c]) => `${m} ${c}`).join(', ')})`);
+  console.log(`requests through the proxy: ${counts.reduce((n, [, c]) => n + c, 0)} (${counts.map(([m, c]) => `${m} ${c}`).join(', ')})`);
   // Playwright's own line names the workers the defaults chose (workers.ts, by the round trip).
   const workers = /using (\d+) workers?/.exec(readFileSync(join(out, `log-${name}.txt`), 'utf8'))?.[1] ?? '?';
   for (const t of r.failed.slice(0, 20)) console.log(`  failed  ${t}`);
