@@ -1,5 +1,5 @@
 import type { HttpClient } from './http.js';
-import { flowsDescription } from '../rostering/_support/flows.js';
+import { reachableFlows } from '../rostering/_support/flows.js';
 import { isDescriptorUrl } from './deletion-order.js';
 import { collectionOf } from './intents.js';
 import { forget, forgetEmptyEndedRuns, inProgress, ledgerOf, remaining, unsettled } from './ledger.js';
@@ -111,7 +111,7 @@ export function describeRemoval(r: Removal): string | undefined {
  * primary client: `known` gives one already fetched for a base, else one is fetched.
  */
 export function targetDataApis(request: HttpClient, known: Record<string, string> = {}): { dataApis: string[]; tokenFor: (dataApi: string) => Promise<string> } {
-  const flows = Object.values(flowsDescription()).map((f) => f?.dataApi).filter((u): u is string => !!u);
+  const flows = Object.values(reachableFlows()).map((f) => f?.dataApi).filter((u): u is string => !!u);
   const dataApis = [...new Set([target.dataApi.baseUrl, ...flows].map((b) => b.replace(/\/$/, '')))];
   const creds = credentials(target.clients.primary);
   return {

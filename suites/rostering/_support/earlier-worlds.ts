@@ -3,7 +3,7 @@ import { intentOf } from '../../_harness/intents.js';
 import { model } from '../../_harness/judged-model.js';
 import { target } from '../../_harness/target.js';
 import type { RosteringOrganizations } from '../../targets/types.js';
-import { flowsDescription } from './flows.js';
+import { reachableFlows } from './flows.js';
 import { DryWriter, Writer, buildDistrict, buildWorld } from './world.js';
 
 /**
@@ -55,7 +55,7 @@ export async function dataOfRun(seed: string, ids: RosteringOrganizations): Prom
   };
   const own = target.dataApi.baseUrl.replace(/\/$/, '');
   const flows = (['context', 'tenant', 'tenantContext'] as const)
-    .map((name) => [name, flowsDescription()[name]?.dataApi.replace(/\/$/, '')] as const)
+    .map((name) => [name, reachableFlows()[name]?.dataApi.replace(/\/$/, '')] as const)
     .filter((f): f is readonly [Exclude<Label, 'world'>, string] => !!f[1] && f[1] !== own);
   return Promise.all([
     computed(own, 'world', (w) => buildWorld(w, ids)),
@@ -171,7 +171,7 @@ export async function removeEarlierRostering(request: HttpClient, tokenFor: (dat
   const ids = target.rostering?.organizations;
   if (!ids) return undefined;
   const own = target.dataApi.baseUrl.replace(/\/$/, '');
-  const apis = [...new Set([own, ...Object.values(flowsDescription()).map((f) => f?.dataApi.replace(/\/$/, '')).filter((u): u is string => !!u)])];
+  const apis = [...new Set([own, ...Object.values(reachableFlows()).map((f) => f?.dataApi.replace(/\/$/, '')).filter((u): u is string => !!u)])];
   const found = await Promise.all(apis.map(async (dataApi) => {
     const fields = dataApi === own ? WORLD_IDS : (['lea1', 'schoolA'] as const);
     const held = await holdersOf(new Writer(request, await tokenFor(dataApi), dataApi), Object.fromEntries(fields.map((f) => [f, ids[f]])));

@@ -1,5 +1,6 @@
 import type { RosteringFlows } from '../../targets/types.js';
-import { target } from '../../_harness/target.js';
+import { isEmbeddedReference, target } from '../../_harness/target.js';
+import { rosteringSelected } from '../../_harness/selection.js';
 
 /**
  * The rostering routing flows under test (seed: Routing flows), from the target file
@@ -12,6 +13,18 @@ export type FlowsDescription = RosteringFlows & { single?: { secrets?: string[] 
 
 export function flowsDescription(): FlowsDescription {
   return target.rostering?.flows ?? {};
+}
+
+/**
+ * The flows this run can reach, for removing what earlier runs left there: every flow the target
+ * describes, but in an embedded run without the rostering suites only the single one, the
+ * reference itself, since that run starts no other (playwright.config.ts). Asking their token
+ * endpoints there failed the whole removal with ECONNREFUSED.
+ */
+export function reachableFlows(argv: readonly string[] = process.argv): FlowsDescription {
+  const flows = flowsDescription();
+  if (!isEmbeddedReference || rosteringSelected([...argv])) return flows;
+  return flows.single ? { single: flows.single } : {};
 }
 
 /** Texts of the single flow that must never appear in a response. */
