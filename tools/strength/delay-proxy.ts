@@ -118,8 +118,18 @@ class DelayedPipe {
   }
 
   private push(chunk: Buffer | 'end'): void {
-    this.queue.push({ due: this.dueTime(), chunk });
+    const due = this.dueTime();
+    // Due now with nothing before it (a round trip of 0): written at once, since a timer waits
+    // a millisecond at least, two per exchange.
+    if (!this.queue.length && due <= Date.now()) this.write(chunk);
+    else this.queue.push({ due, chunk });
     this.schedule();
+  }
+
+  private write(chunk: Buffer | 'end'): void {
+    if (this.to.destroyed || this.to.writableEnded) return;
+    if (chunk === 'end') this.to.end();
+    else this.to.write(chunk);
   }
 
   private schedule(): void {
@@ -133,8 +143,7 @@ class DelayedPipe {
     while (this.queue.length && this.queue[0].due <= now) {
       const { chunk } = this.queue.shift()!;
       if (this.to.destroyed || this.to.writableEnded) { this.queue.length = 0; return; }
-      if (chunk === 'end') this.to.end();
-      else this.to.write(chunk);
+      this.write(chunk);
     }
     this.schedule();
   }
