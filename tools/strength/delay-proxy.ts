@@ -1,4 +1,5 @@
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
+import { PortFront } from './front.js';
 
 /**
  * A deployment `roundTripMs` away, as a network makes it (issue #24 point 5): a TCP proxy that
@@ -16,14 +17,16 @@ import { createServer, connect, type AddressInfo, type Server, type Socket } fro
  * suites' clients keep connections alive and send one request at a time, so each request's
  * first chunk starts with its method (a client that pipelined requests would be counted less).
  */
-export class DelayProxy {
+export class DelayProxy extends PortFront {
   /** Upstream connections that failed, and connections that ended in an error: a run with any measures the proxy. */
   readonly errors: string[] = [];
   /** Requests by method (see above). */
   readonly exchanges = new Map<string, number>();
   private readonly sockets = new Set<Socket>();
 
-  private constructor(private readonly servers: Server[], private readonly ports: Map<number, number>, readonly roundTripMs: number) {}
+  private constructor(private readonly servers: Server[], ports: Map<number, number>, readonly roundTripMs: number) {
+    super(ports, 'delay proxy');
+  }
 
   /** One listener per upstream port, on a free loopback port. */
   static async start(upstreamPorts: readonly number[], roundTripMs: number): Promise<DelayProxy> {
@@ -41,18 +44,6 @@ export class DelayProxy {
       ports.set(upstreamPort, (server.address() as AddressInfo).port);
     }
     return proxy;
-  }
-
-  /** The proxy's port in front of an upstream port. */
-  portFor(upstreamPort: number): number {
-    const port = this.ports.get(upstreamPort);
-    if (port === undefined) throw new Error(`delay proxy: no listener for upstream port ${upstreamPort}`);
-    return port;
-  }
-
-  /** Rewrites `http://127.0.0.1:<upstream>...` to the proxy's port. */
-  urlFor(url: string): string {
-    return url.replace(/^(https?:\/\/[^/:]+):(\d+)/, (_, origin: string, port: string) => `${origin}:${this.portFor(Number(port))}`);
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,7 @@ import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, decodeJwt, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { PortFront } from './front.js';
 
 /**
  * The deviating proxy: sits between the suites and a deployment and forwards every exchange
@@ -67,17 +68,19 @@ export interface Transformer {
 
 const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-connection'];
 
-export class DeviatingProxy {
+export class DeviatingProxy extends PortFront {
   private constructor(
     private readonly servers: Server[],
-    private readonly ports: Map<number, number>,
+    ports: Map<number, number>,
     private readonly agent: Agent,
     /**
      * Exchanges the proxy could not complete (a transformer threw, the upstream was unreachable):
      * answered 502, and a run with any of them measures the proxy, not the suites.
      */
     readonly errors: string[],
-  ) {}
+  ) {
+    super(ports, 'strength proxy');
+  }
 
   /** Starts one listener per route on a free loopback port. */
   static async start(routes: Route[], transformer: Transformer, tools: Omit<Tools, 'upstream' | 'state'>): Promise<DeviatingProxy> {
@@ -119,18 +122,6 @@ export class DeviatingProxy {
       ports.set(route.upstreamPort, (server.address() as AddressInfo).port);
     }
     return new DeviatingProxy(servers, ports, agent, errors);
-  }
-
-  /** The proxy's port in front of an upstream port. */
-  portFor(upstreamPort: number): number {
-    const port = this.ports.get(upstreamPort);
-    if (port === undefined) throw new Error(`strength proxy: no listener for upstream port ${upstreamPort}`);
-    return port;
-  }
-
-  /** Rewrites `http://127.0.0.1:<upstream>...` to the proxy's port. */
-  urlFor(url: string): string {
-    return url.replace(/^(https?:\/\/[^/:]+):(\d+)/, (_, origin: string, port: string) => `${origin}:${this.portFor(Number(port))}`);
   }
 
   async close(): Promise<void> {
