@@ -6,11 +6,12 @@ export interface LatencyTransformer extends Transformer {
 }
 
 /**
- * A deployment `roundTripMs` away: the proxy holds each request for half the round trip before
- * forwarding it, and each answer for the other half before sending it back (issue #24 point 5:
- * "a 40 ms proxy"). It changes nothing else. Connection set-up is not delayed: clients keep
- * their connections alive, and each test pays the round trip per exchange. The exchanges are
- * counted by method: what a distant run pays is round trips.
+ * A deployment `roundTripMs` away, exchange by exchange: the deviating proxy holds each request
+ * for half the round trip before forwarding it, and each answer for the other half before
+ * sending it back. It changes nothing else; connection set-up is not delayed. The killed-run
+ * acceptance uses it, since it watches each exchange as the deployment answers it; the remote
+ * certification (--remote-latency) goes through the cheaper delay-proxy.ts instead. The
+ * exchanges are counted by method.
  */
 export function latency(roundTripMs: number): LatencyTransformer {
   const half = () => new Promise<void>((resolve) => setTimeout(resolve, roundTripMs / 2));
