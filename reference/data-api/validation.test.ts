@@ -255,7 +255,7 @@ test('content checks: markup, unstorable text, school years at both bounds, dupl
     assert.deepEqual(contentErrors(calendar, { ...base, schoolYearTypeReference: { schoolYear: year } }, years), { '$.schoolYearTypeReference.schoolYear': ['schoolYear must be between 1991 and 2050.'] }, String(year));
   }
   // Any member named schoolYear or ending in SchoolYear; not one merely containing it.
-  assert.deepEqual(Object.keys(contentErrors(resource('student'), { birthDate: 'x', cohortYears: [{ entrySchoolYear: 1900, schoolYearCount: 1900, mySchoolYearX: 1900, fooschoolYear: 1900 }] }, years)), ['$.cohortYears[0].entrySchoolYear']);
+  assert.deepEqual(Object.keys(contentErrors(resource('student'), { birthDate: 'x', cohortYears: [{ entrySchoolYear: 1900, schoolYearCount: 1900, mySchoolYearX: 1900, fooschoolYear: 1900, SchoolYear: 1900 }] }, years)), ['$.cohortYears[0].entrySchoolYear']);
   assert.deepEqual(contentErrors(calendar, { ...base, schoolYearTypeReference: { schoolYear: '1900' } }, years), {}, 'text is the schema’s to refuse');
 
   for (const dangerous of ['<script>', 'a <b', '</x', '<!--', '<?xml', '&#60;']) {
@@ -278,6 +278,10 @@ test('content checks: markup, unstorable text, school years at both bounds, dupl
   // The n-th item is the first repeat: n - 1 distinct items, then the first again.
   const ordinalOf = (n: number) => Object.values(contentErrors(calendar, grades(...Array.from({ length: n - 1 }, (_, i) => `g${i}`), 'g0'), years))[0][0].split(' ')[1];
   assert.deepEqual([2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112, 113].map(ordinalOf), ['2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd', '101st', '111th', '112th', '113th']);
+  // Items are compared as natural keys are: one text in two Unicode spellings (é composed, and e with its accent) is one key.
+  assert.deepEqual(contentErrors(calendar, grades('\u00E9', 'e\u0301'), years), {
+    '$.gradeLevels': ['The 2nd item of the gradeLevels has the same identifying values as another item earlier in the list.'],
+  });
   assert.deepEqual(contentErrors(calendar, { ...base, gradeLevels: 'x' }, years), {}, 'a collection that is not a list is the schema’s to refuse');
   assert.deepEqual(contentErrors(calendar, { ...base, gradeLevels: [null] }, years), {}, 'so is an item that is no object');
   assert.deepEqual(contentErrors(calendar, { ...base, calendarCode: 7 as unknown as string }, years), {}, 'and a number where text belongs');
@@ -301,6 +305,11 @@ test('content checks: required text must show something; control characters othe
   });
   const assessment = resource('assessment');
   assert.deepEqual(Object.keys(contentErrors(assessment, { contentStandard: { title: '\u200B' }, identificationCodes: [{ identificationCode: '\u0301', assessmentIdentificationSystemDescriptor: 'd' }] }, years)).sort(), ['$.contentStandard.title', '$.identificationCodes[0].identificationCode']);
+  // Inside a required collection and a required object too.
+  assert.deepEqual(Object.keys(contentErrors(resource('course'), { courseCode: 'c', identificationCodes: [{ identificationCode: '\u200B', courseIdentificationSystemDescriptor: 'd' }] }, years)), ['$.identificationCodes[0].identificationCode']);
+  assert.deepEqual(Object.keys(contentErrors(resource('learningStandard'), { learningStandardId: 'l', contentStandard: { title: '\u00A0' } }, years)), ['$.contentStandard.title']);
+  // A reference's descriptor member is text too, but one that names no descriptor is descriptor resolution's to refuse (integrity.ts), once.
+  assert.deepEqual(contentErrors(resource('reportCard'), { gradingPeriodReference: { gradingPeriodDescriptor: '\u200B', gradingPeriodName: 'g', schoolId: 1, schoolYear: 2020 } }, years), {});
 
   for (const c of ['\u0001', '\u0008', '\u000B', '\u000C', '\u001F', '\u007F', '\u0085', '\u009F']) {
     assert.deepEqual(contentErrors(calendar, { ...base, calendarCode: `a${c}b` }, years), { '$.calendarCode': ['calendarCode contains a control character; only tab, line feed and carriage return are allowed.'] }, JSON.stringify(c));
