@@ -243,6 +243,13 @@ test('normalizeBody reads what it should and leaves the rest for validation', ()
     '$.sections[1].sectionReference.schoolId': ['schoolId Value is outside the range of int64.'],
     '$.sections[1].sectionReference.schoolYear': ['schoolYear Value is outside the range of int32.'],
   });
+  // Each path is built where it is first needed: a nested object, or a list, first in its body; the first item is [0].
+  assert.deepEqual(normalized(resource('assessment'), { contentStandard: { publicationYear: '2020.5' } }).errors, {
+    '$.contentStandard.publicationYear': ['The value "2020.5" is not valid for publicationYear; expected integer.'],
+  });
+  assert.deepEqual(normalized(resource('assessment'), { sections: [{ sectionReference: { schoolId: '1e20' } }] }).errors, {
+    '$.sections[0].sectionReference.schoolId': ['schoolId Value is outside the range of int64.'],
+  });
 });
 
 test('content checks: markup, unstorable text, school years at both bounds, duplicate items', () => {
@@ -390,6 +397,10 @@ test('reportedValidationErrors: all paths up to 100, else the first 100 with the
     `The value "${'x'.repeat(99)}… is not valid for s.`,
   ]);
   assert.deepEqual(queryErrors([{ instancePath: '/query/limit', keyword: 'type', params: {}, schemaPath: '' } as ErrorObject], { limit: long }).map((q) => q.message), [`The value '${'x'.repeat(100)}…' is not valid for limit.`]);
+  // Cut past 100 characters: a value of exactly 100 is shown whole, one of 101 is cut.
+  for (const [length, shownAs] of [[100, 'x'.repeat(100)], [101, `${'x'.repeat(100)}…`]] as const) {
+    assert.deepEqual(bodyErrors([e('format', { format: 'date' })], { s: 'x'.repeat(length) })['$.s'], [`The value '${shownAs}' is not valid for s.`], String(length));
+  }
 });
 
 test('jsonPath and the wording of every kind of body error', () => {
