@@ -13,8 +13,7 @@
  *
  * `--remote-latency <ms>` (or `=<ms>`) measures certification in practice instead (issue #24 point 5):
  * the complete target, every suite, through a proxy delaying each direction by half that round trip
- * (delay-proxy.ts),
- * with the workers the defaults choose; it ends with the line
+ * (delay-proxy.ts), with the workers the defaults choose; it ends with the line
  * `remote certification at <ms> ms: N s (verdict V, W workers)`.
  *
  * `--kills [seed]` runs the killed-run acceptance instead (kills.ts): five runs killed at drawn
@@ -39,6 +38,7 @@ import { DeviatingProxy, Tokens, type Clients, type Route, type Transformer } fr
 import { killAcceptance, type KillHarness, type Watch } from './kills.js';
 import { latency } from './latency.js';
 import { DelayProxy } from './delay-proxy.js';
+import type { PortFront } from './front.js';
 import { shardAcceptance, type ShardHarness } from './shards.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -65,7 +65,7 @@ const MAX_FAILURES = 5;
 
 const children = new Set<ChildProcess>();
 /** What a run needs of the proxy in front of the deployments: the deviating one, or the delay proxy. */
-type Front = Pick<DeviatingProxy, 'urlFor' | 'errors' | 'close'>;
+type Front = Pick<PortFront, 'urlFor'> & { readonly errors: string[]; close(): Promise<void> };
 const proxies = new Set<Front>();
 
 // ---- ports -----------------------------------------------------------------------------------------
