@@ -58,6 +58,7 @@ test('POST creates (201) then updates by natural key (200): absolute Location wi
   assert.match(id, /^[0-9a-f]{32}$/);
   assert.equal(first.headers.get('location'), `${ref.dataApiBaseUrl}/data/v3/core/students/${id}`);
   assert.equal(first.headers.get('content-type'), null);
+  assert.equal(first.headers.get('content-length'), '0');
   assert.equal(await first.text(), '');
   const etag = first.headers.get('etag')!;
   assert.equal(etag, `"${ref.store.collection('student').byId.get(id)!.etag}"`);

@@ -56,12 +56,18 @@ function requireMembers(resource: CompiledResource, doc: Record<string, unknown>
   if (missing.length) throw dataValidationFailed(Object.fromEntries(missing.map((m) => [`$.${m}`, [`${m} is required.`]])));
 }
 
+/**
+ * The answer has no body: written here, past Koa's response handling (its documented bypass), whose
+ * body setter would name a text type only to have it removed again (about 4 % of an upsert's server
+ * time, bench profile). Headers set on the context before stay, as with Koa's own answer.
+ */
 function respond(ctx: Context, status: 200 | 201, id: string, etag: string): void {
   ctx.status = status;
-  ctx.body = '';
-  ctx.remove('Content-Type');
   ctx.set('Location', `${origin(ctx)}${ctx.path.replace(/\/+$/, '')}/${id}`);
   ctx.set('ETag', quoted(etag));
+  ctx.set('Content-Length', '0');
+  ctx.respond = false;
+  ctx.res.end();
 }
 
 /** Education organization ids are unique across every member type (409 non-unique-identity). */
