@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { SignJWT, importSPKI, jwtVerify, type CryptoKey } from 'jose';
 import { Issuer } from './issuer.js';
+import { ConfigError } from '../config/load.js';
 import { model } from '../../spec/model/index.js';
 import { startReference, type RunningReference } from '../server.js';
 import { issuedInFuture } from './token-time.js';
@@ -102,6 +103,8 @@ test('an issuer with a configured key signs with it; the public key is exported'
   await assert.rejects(other.verify(signed, 0));
   await assert.rejects((await Issuer.create({ issuer: 'http://other.test', audience: 'http://aud.test', privateKeyPem: pem })).verify(signed, 0));
   await assert.rejects((await Issuer.create({ issuer: 'http://issuer.test', audience: 'http://other.test', privateKeyPem: pem })).verify(signed, 0));
+  // A key that is not one is the operator's to fix: one line naming the setting.
+  await assert.rejects(Issuer.keys('-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n'), (err: Error) => err instanceof ConfigError && /^issuer\.privateKeyPem \(or REFERENCE_ISSUER_PRIVATE_KEY_PEM\) is not an RSA private key in PKCS#8 PEM: ./.test(err.message));
 });
 
 test('issuedInFuture: only an iat later than now plus the skew', () => {

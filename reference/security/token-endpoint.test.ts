@@ -214,8 +214,9 @@ async function throttled(throttle: ReferenceConfig['throttle'], clients = [{ key
   let now = 1_000_000;
   const t = await startReference({ overrides: { port: 0, rosteringPort: 0, warmValidators: false, throttle, clients }, clock: () => now });
   const url = new URL(`${t.dataApiBaseUrl}/oauth/token`);
-  const ask = (key: string, secret: string, from = '127.0.0.1', body = 'grant_type=client_credentials', type = FORM) => new Promise<{ status: number; retryAfter: string | null; cacheControl: string | null; json: Record<string, unknown> }>((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: from, headers: { Authorization: basic(key, secret), 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)) } }, (res) => {
+  // authorization: the header sent (null: none), by default the key's and secret's Basic header.
+  const ask = (key: string, secret: string, from = '127.0.0.1', body = 'grant_type=client_credentials', type = FORM, authorization: string | null = basic(key, secret)) => new Promise<{ status: number; retryAfter: string | null; cacheControl: string | null; json: Record<string, unknown> }>((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: from, headers: { ...(authorization === null ? {} : { Authorization: authorization }), 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)) } }, (res) => {
       let text = '';
       res.setEncoding('utf8').on('data', (c: string) => { text += c; }).on('end', () => resolve({
         status: res.statusCode!, retryAfter: (res.headers['retry-after'] as string | undefined) ?? null, cacheControl: (res.headers['cache-control'] as string | undefined) ?? null, json: text ? JSON.parse(text) as Record<string, unknown> : {},
@@ -250,6 +251,10 @@ test('failed secret checks are throttled per key and per address; a proven secre
     const byAddress = await ask('c', 'c-secret');
     assert.equal(byAddress.status, 429, 'an unproven secret waits once the address is over its limit');
     assert.equal(byAddress.retryAfter, '100');
+    // Only a proven secret in the Basic header passes the address's limit: in the body, or in a
+    // header that does not parse, it waits too.
+    assert.equal((await ask('', '', '127.0.0.1', 'grant_type=client_credentials&client_id=b&client_secret=b-secret', FORM, null)).status, 429, 'a proven secret in the body');
+    assert.equal((await ask('', '', '127.0.0.1', 'grant_type=client_credentials', FORM, 'Basic !!!')).status, 429, 'a header that does not parse');
     advance(40);
     assert.equal((await ask('c', 'c-secret')).retryAfter, '60', 'the wait shrinks as the clock moves');
     advance(60);
