@@ -229,7 +229,7 @@ test.describe('token lifetime', () => {
       const surelyWithin = Date.now() < issued.sentAt + (client.lifetime - 1) * 1000;
       if (late.status() === 200 || surelyWithin) expect(late.status(), 'shortly before its lifetime ends').toBe(200);
     }
-    await waitOut(issued, client.lifetime);
+    await waitOut(issued, client.lifetime, () => anon.get('academicSubjectDescriptors?limit=1', bearer));
     await check(EXPIRED, 'refused with 401 and one errors entry once its lifetime has elapsed', async () => soleEntry(await anon.get('academicSubjectDescriptors?limit=1', bearer), 'the expired token'));
     exercised(LIFETIME, `a short-lived client's token (${client.lifetime} s) was accepted within its lifetime and refused after`);
     exercised(EXPIRED, `a short-lived client's token (${client.lifetime} s) was presented after its lifetime and refused`);

@@ -107,7 +107,24 @@ export async function waitUntilNearEnd(issued: Issued, lifetime: number): Promis
   return true;
 }
 
-/** Waits until the token's lifetime and the declared leeway have surely elapsed (counted from its answer). */
-export async function waitOut(issued: Issued, lifetime: number): Promise<void> {
-  await sleep(issued.receivedAt + (lifetime + leeway()) * 1000 + MARGIN_MS - Date.now());
+/** How often a token is presented while it is waited out (waitOut), well within a server's idle timeout. */
+const PRESENT_EVERY_MS = 1000;
+
+/**
+ * Waits until the token's lifetime and the declared leeway have surely elapsed (counted from its
+ * answer). With `present`, the token is presented about once a second meanwhile, as a polling
+ * client presents it: the connection that carried it while it was valid stays open (a server
+ * closes an idle one after a few seconds, 5 by Node's default), so the request after the wait
+ * asks a deployment that remembers a token per connection on that very connection. Those answers
+ * are not judged: where the lifetime and the leeway end is the deployment's to round.
+ */
+export async function waitOut(issued: Issued, lifetime: number, present?: () => Promise<unknown>): Promise<void> {
+  const until = issued.receivedAt + (lifetime + leeway()) * 1000 + MARGIN_MS;
+  if (present) {
+    for (let next = Date.now(); next < until - PRESENT_EVERY_MS; next += PRESENT_EVERY_MS) {
+      await sleep(next - Date.now());
+      await present();
+    }
+  }
+  await sleep(until - Date.now());
 }
