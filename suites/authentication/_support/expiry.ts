@@ -120,11 +120,14 @@ const PRESENT_EVERY_MS = 1000;
  */
 export async function waitOut(issued: Issued, lifetime: number, present?: () => Promise<unknown>): Promise<void> {
   const until = issued.receivedAt + (lifetime + leeway()) * 1000 + MARGIN_MS;
-  if (present) {
-    for (let next = Date.now(); next < until - PRESENT_EVERY_MS; next += PRESENT_EVERY_MS) {
-      await sleep(next - Date.now());
-      await present();
-    }
+  await (present ? presentingUntil(until, present) : sleep(until - Date.now()));
+}
+
+/** Sleeps until `until` (ms since the epoch), the token presented about once a second meanwhile (see waitOut). */
+export async function presentingUntil(until: number, present: () => Promise<unknown>): Promise<void> {
+  for (let next = Date.now(); next < until - PRESENT_EVERY_MS; next += PRESENT_EVERY_MS) {
+    await sleep(next - Date.now());
+    await present();
   }
   await sleep(until - Date.now());
 }
