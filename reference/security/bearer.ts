@@ -41,15 +41,10 @@ export function bearerAuthenticator(issuer: Issuer, clients: Client[], clockSkew
     if (scheme.toLowerCase() !== 'bearer') throw fail('Unknown Authorization header scheme.');
     const token = space < 0 ? '' : header.slice(space + 1).trim();
     if (!token) throw fail('Missing Authorization header bearer token value.');
+    const remember = (principal: Principal) => { lastBySocket.set(ctx.req.socket, { header, principal }); return principal; };
     const cached = cache.get(token);
-    if (cached && (cached.claims.exp ?? 0) > now) {
-      lastBySocket.set(ctx.req.socket, { header, principal: cached });
-      return cached;
-    }
-    return verified(token).then((principal) => {
-      lastBySocket.set(ctx.req.socket, { header, principal });
-      return principal;
-    });
+    if (cached && (cached.claims.exp ?? 0) > now) return remember(cached);
+    return verified(token).then(remember);
   };
 
   async function verified(token: string): Promise<Principal> {
