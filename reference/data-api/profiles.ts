@@ -33,7 +33,7 @@ export function profileAccept(ctx: Context, vendor: string): string | undefined 
   return ctx.get('accept').split(',').map((t) => t.split(';')[0].trim()).find((t) => t.toLowerCase().startsWith(start));
 }
 
-export function profileFor(api: DataApi, ctx: Context, resource: CompiledResource, direction: 'read' | 'write', mediaType: string | undefined): AppliedProfile | undefined {
+export function profileFor(api: DataApi, ctx: Context, resource: CompiledResource, direction: 'read' | 'write', mediaType: string | undefined): (AppliedProfile & { mediaType: string }) | undefined {
   const { client } = principalOf(ctx);
   const assigned = api.settings.profiles.filter((p) => client.profiles.includes(p.name) && p.resources[resource.endpoint]);
   const vendor = api.settings.naming.mediaTypeVendor;

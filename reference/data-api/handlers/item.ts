@@ -11,6 +11,7 @@ import { checkReferences, dependents } from '../integrity.js';
 import { parseId, type Route } from '../routes.js';
 import { checkIfMatch, ifNoneMatchHits, quoted } from './etag.js';
 import { origin } from '../../http/origin.js';
+import { answerDirectly } from '../../http/direct-response.js';
 import { readWriteBody } from './write-body.js';
 
 /** GET, PUT and DELETE of one record by id. */
@@ -30,9 +31,15 @@ export function getById(api: DataApi, ctx: Context, route: Route): void {
     ctx.status = 304;
     return;
   }
-  ctx.status = 200;
-  ctx.type = profile?.mediaType ? `${profile.mediaType}; charset=utf-8` : 'application/json; charset=utf-8';
-  ctx.body = profile ? stringifyExact(readView(route.resource, profile, render(record))) : renderedJson(record);
+  if (profile) {
+    ctx.status = 200;
+    ctx.type = `${profile.mediaType}; charset=utf-8`;
+    ctx.body = stringifyExact(readView(route.resource, profile, render(record)));
+    return;
+  }
+  // The usual read, answered directly: Koa's body and type setters were about 5 % of its server time (bench profile).
+  ctx.set('Content-Type', 'application/json; charset=utf-8');
+  answerDirectly(ctx, 200, renderedJson(record));
 }
 
 /**

@@ -130,16 +130,20 @@ test('integers beyond int64 are refused in int64 members by name and ignored in 
   assert.match(errors['$.educationOrganizationCategories[0].educationOrganizationCategoryDescriptor'][0], /EducationOrganizationCategoryDescriptor#Nope/);
 });
 
-test('GET by id: the document with its ETag; If-None-Match 304; 404 with its detail', async () => {
-  const id = await created(await post('schools', school(255901)));
+test('GET by id: the document with its ETag and its length in bytes; If-None-Match 304; 404 with its detail', async () => {
+  const id = await created(await post('schools', school(255901, 'École 255901')));
   const res = await ref.data(`schools/${id}`);
   assert.equal(res.status, 200);
   assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
   const etag = res.headers.get('etag')!;
   assert.equal(etag, `"${ref.store.collection('school').byId.get(id)!.etag}"`);
-  const doc = (await res.json()) as Record<string, unknown>;
+  const text = await res.text();
+  // Framed by its length (bytes, not characters), not chunked.
+  assert.equal(res.headers.get('content-length'), String(Buffer.byteLength(text)));
+  assert.equal(res.headers.get('transfer-encoding'), null);
+  const doc = JSON.parse(text) as Record<string, unknown>;
   assert.equal(doc.id, id);
-  assert.equal(doc.nameOfInstitution, 'School 255901');
+  assert.equal(doc.nameOfInstitution, 'École 255901');
   const cached = await ref.data(`schools/${id}`, { headers: { 'If-None-Match': etag } });
   assert.equal(cached.status, 304);
   assert.equal(cached.headers.get('etag'), etag);
