@@ -19,6 +19,15 @@ test.describe('strings that cannot be stored as UTF-8', () => {
     });
   }
 
+  // Text made of nothing but such characters, in an optional member (no blank-text check to refuse it for another reason).
+  for (const [what, escaped] of [['NUL alone', '\\u0000'], ['a lone high surrogate alone', '\\uD800']]) {
+    test(`refuses ${what} in an optional member with 400 at the member's path`, rule('data.validation.unstorable-characters-400'), async ({ api }) => {
+      const body = JSON.stringify(descriptorBody('academicSubject', { description: 'PLACEHOLDER' })).replace('"PLACEHOLDER"', `"${escaped}"`);
+      const problem = await expectProblem(await api.post(resource, body), 'bad-request:data-validation-failed');
+      expect(Object.keys(problem.validationErrors ?? {})).toContain('$.description');
+    });
+  }
+
   test('accepts a well-formed surrogate pair (an emoji) and stores it unchanged', rule('data.validation.unstorable-characters-400'), async ({ api, data }) => {
     const created = await data.newDescriptor('academicSubject', { shortDescription: 'books \u{1F4DA}' });
     expect((await (await api.get(created.url)).json()).shortDescription).toBe('books \u{1F4DA}');
