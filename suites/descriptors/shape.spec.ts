@@ -4,6 +4,7 @@ import type { DataClient } from '../_harness/fixtures.js';
 import { extensionPrefix, extensionsOf, flatten, interfaceDescription, resolve, resourceSchema } from '../_harness/interface-description.js';
 import { check, rule } from '../_harness/rules.js';
 import { model } from '../_harness/judged-model.js';
+import { inGroups } from '../_harness/groups.js';
 
 /**
  * The shared shape of every descriptor resource the model has (seed: Descriptor resources; decision
@@ -53,7 +54,7 @@ test.describe('the shared shape of every descriptor resource', () => {
     return got[member] as number;
   }
 
-  for (const r of descriptors) {
+  inGroups(descriptors, (r) => {
     const bare = r.name.replace(/Descriptor$/, '');
     const member = `${r.name}Id`;
     test(`returns every ${r.name} with id, an int32 ${member}, its members as written and _etag, and is writable with POST, PUT and DELETE`, rule('data.descriptors.shared-shape', 'data.discovery.resources-as-json'), async ({ api }) => {
@@ -80,5 +81,5 @@ test.describe('the shared shape of every descriptor resource', () => {
         if (!gone) api.track(url);
       }
     });
-  }
+  });
 });

@@ -8,6 +8,7 @@ import { jsonOf, problemTypeOf, type Answer } from '../_harness/every-route.js';
 import type { CompiledResource } from '../../spec/model/compiled.js';
 import type { ScalarField } from '../../spec/model/dsl.js';
 import { numericBounds } from '../../spec/generate/json-schema.js';
+import { inGroups } from '../_harness/groups.js';
 
 /**
  * Every resource the model has is read with GET and written with POST, PUT and DELETE as JSON
@@ -176,7 +177,7 @@ async function deletedRules(t: TestRecord): Promise<void> {
 }
 
 test.describe('every resource as JSON', () => {
-  for (const r of model.resources.filter((x) => !x.isDescriptor && !x.isSchoolYearEnumeration)) {
+  inGroups(model.resources.filter((x) => !x.isDescriptor && !x.isSchoolYearEnumeration), (r) => {
     test(`serves ${r.endpoint} as JSON readable with GET, with its id and _etag, and writable with POST, PUT and DELETE; upserts by natural key, refuses an id on POST, ignores one on PUT, honours If-None-Match and If-Match, changes its _etag with it, and answers 404 once deleted`, rule('data.discovery.resources-as-json', ID_ASSIGNED, ETAG_PRESENT, LAST_MODIFIED, NOT_MODIFIED, MODIFIED, EXISTING_KEY, ID_IN_POST, ETAG_CHANGES, ID_IN_PUT, STALE_IF_MATCH, STALE_IF_MATCH_DELETE, DELETED, DELETE_UNKNOWN), async ({ api, data }) => {
       const body = await data.body(r.name);
       const post = await api.post(r.endpoint, body);
@@ -203,5 +204,5 @@ test.describe('every resource as JSON', () => {
         if (!gone) api.track(url);
       }
     });
-  }
+  });
 });

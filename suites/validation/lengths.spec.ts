@@ -2,6 +2,7 @@ import { test, expect } from '../_harness/data.js';
 import { check, rule } from '../_harness/rules.js';
 import { changed, expectEachRefused, hasMember, stringMaxOf, unifiedNames, valueAt, type Member } from '../_harness/members.js';
 import { model } from '../_harness/judged-model.js';
+import { inGroups } from '../_harness/groups.js';
 
 /**
  * The maximum lengths on every string member of every resource the model has (decision 43),
@@ -18,7 +19,7 @@ const padTo = (length: (max: number) => number) => (m: Member) => {
 
 
 test.describe('maximum lengths on every string member of every resource', () => {
-  for (const r of model.resources.filter((x) => hasMember(x.fields, (f) => f.kind === 'string' && !!f.maxLength && !f.readOnly))) {
+  inGroups(model.resources.filter((x) => hasMember(x.fields, (f) => f.kind === 'string' && !!f.maxLength && !f.readOnly)), (r) => {
     // School years are shared by every run: refused over the maximum, never written here.
     const title = r.isSchoolYearEnumeration
       ? `refuses every string member of ${r.name} one character over its maximum length with 400 at that member's path`
@@ -43,5 +44,5 @@ test.describe('maximum lengths on every string member of every resource', () => 
         expect(changedOnReadBack.map((m) => `${m.path} (${stringMaxOf(m)} characters): read ${JSON.stringify(valueAt(got, m.path))?.slice(0, 40)}`), `${r.name}'s string members at their maximum, read back`).toEqual([]);
       });
     });
-  }
+  });
 });

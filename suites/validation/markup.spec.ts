@@ -8,6 +8,7 @@ import { rule } from '../_harness/rules.js';
 import { settleAll } from '../_harness/in-parallel.js';
 import { expectEachRefused, hasMember, unifiedNames, type Member } from '../_harness/members.js';
 import { model } from '../_harness/judged-model.js';
+import { inGroups } from '../_harness/groups.js';
 
 /**
  * Script-injection safeguards (seed Errors; decisions #10, #42): every form of dangerous markup
@@ -111,7 +112,7 @@ const withMarkup = (form: string) => (m: Member) => {
 };
 
 test.describe('dangerous markup in every string member of every resource', () => {
-  for (const r of model.resources.filter((x) => hasMember(x.fields, (f) => f.kind === 'string' && !f.readOnly))) {
+  inGroups(model.resources.filter((x) => hasMember(x.fields, (f) => f.kind === 'string' && !f.readOnly)), (r) => {
     // On PUT too, once per resource: its non-key string members (a key change is refused for
     // its own reason) each hold one of the forms in turn, all in one body; the forms themselves
     // are each tried on POST. School years are shared by every run and never written here.
@@ -132,5 +133,5 @@ test.describe('dangerous markup in every string member of every resource', () =>
       const inTurn = (m: Member) => withMarkup(suffixes[turn++ % suffixes.length][1])(m);
       await expectEachRefused(api, r.endpoint, r.fields, body, (m) => isText(m) && !m.field!.identity && !partners.has(m.name), inTurn, 'holding markup, on PUT', (b) => api.put(created.url, b));
     });
-  }
+  });
 });

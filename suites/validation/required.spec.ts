@@ -3,6 +3,7 @@ import { rule } from '../_harness/rules.js';
 import { expectEachRefused, type Depth, type Member } from '../_harness/members.js';
 import type { Fields } from '../../spec/model/dsl.js';
 import { model } from '../_harness/judged-model.js';
+import { inGroups } from '../_harness/groups.js';
 
 /**
  * Every required member of every resource the model has (decision 43), sent missing: at the top
@@ -24,25 +25,25 @@ function hasRequired(fields: Fields, at: Depth, depth: Depth = 'top'): boolean {
 }
 
 test.describe('required members of every resource, sent missing', () => {
-  for (const r of model.resources.filter((x) => hasRequired(x.fields, 'top'))) {
+  inGroups(model.resources.filter((x) => hasRequired(x.fields, 'top')), (r) => {
     test(`refuses a ${r.name} body missing any one of its required members with 400 at that member's path`, rule('data.validation.required-property-missing-400'), async ({ api, data }) => {
       const body = await data.body(r.name, {}, { shared: true });
       await expectEachRefused(api, r.endpoint, r.fields, body, required('top'), remove, 'left out');
     });
-  }
+  });
 
   // Full bodies: optional objects, references and collections are present, so their required members can be left out.
-  for (const r of model.resources.filter((x) => hasRequired(x.fields, 'object'))) {
+  inGroups(model.resources.filter((x) => hasRequired(x.fields, 'object')), (r) => {
     test(`refuses a ${r.name} body whose nested objects or references lack a required member with 400 at the nested path`, rule('data.validation.nested-required-missing-400'), async ({ api, data }) => {
       const body = await data.body(r.name, {}, { full: true, shared: true });
       await expectEachRefused(api, r.endpoint, r.fields, body, required('object'), remove, 'left out of their nested object or reference');
     });
-  }
+  });
 
-  for (const r of model.resources.filter((x) => hasRequired(x.fields, 'item'))) {
+  inGroups(model.resources.filter((x) => hasRequired(x.fields, 'item')), (r) => {
     test(`refuses a ${r.name} body whose collection items lack a required member with 400 at a path naming the item's index`, rule('data.validation.array-item-required-missing-400'), async ({ api, data }) => {
       const body = await data.body(r.name, {}, { full: true, shared: true });
       await expectEachRefused(api, r.endpoint, r.fields, body, required('item'), remove, 'left out of their collection item');
     });
-  }
+  });
 });

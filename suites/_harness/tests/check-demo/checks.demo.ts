@@ -7,6 +7,7 @@ import type { HttpResponse } from '../../http.js';
 import { expect, test } from '@playwright/test';
 import { check, checkNotApplicable, exercised, rule } from '../../rules.js';
 import { expectProblem } from '../../problem.js';
+import { inGroups } from '../../groups.js';
 
 test('a SHOULD check fails, the MUST assertions around it hold', rule('data.delete.existing-record-204', 'data.errors.detail-wording'), async () => {
   expect(1).toBe(1);
@@ -59,4 +60,16 @@ test('expectProblem leaves the content type to its own rule in a test about anot
 
 test('expectProblem checks the content type as the seed states it when the test declares that rule', rule('data.validation.empty-body-400', 'data.errors.content-type-json-utf8'), async () => {
   await expectProblem(problemJson, 'bad-request');
+});
+
+// Groups as the generated suites make them (groups.ts), in a parallel scope as fullyParallel makes
+// every file: a test that fails does not take the rest of its group with it (a serial group would
+// leave the second rule untested).
+test.describe(() => {
+  test.describe.configure({ mode: 'parallel' });
+  inGroups(['data.etag.if-match-mismatch-put-412', 'data.etag.if-match-mismatch-delete-412'], (id) => {
+    test(`in a group of tests, ${id}`, rule(id), () => {
+      expect(id, 'the group\'s first test fails').not.toBe('data.etag.if-match-mismatch-put-412');
+    });
+  });
 });
