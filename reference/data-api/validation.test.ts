@@ -529,8 +529,9 @@ test('a resource\'s POST and PUT share one compiled body validator, each with it
     const bad = { ...student('V-10'), birthDate: 5 };
     // (Path parameters are not given to validate(), so a PUT's errors under /path say nothing.)
     const paths = (op: string) => validator.validate(op, { query: {}, body: bad }).errors.filter((e) => !e.instancePath.startsWith('/path')).map((e) => [e.instancePath, e.keyword]);
-    assert.equal(compiles(() => assert.deepEqual(paths(post), [['/requestBody/birthDate', 'type']])), 3); // the reporter's, as above
-    assert.equal(compiles(() => assert.deepEqual(paths(put), [['/requestBody/birthDate', 'type']])), 1);
+    // The reporter's: the body, with the parameters that come with it; no parameters of its own (a report reads the body's errors alone).
+    assert.equal(compiles(() => assert.deepEqual(paths(post), [['/requestBody/birthDate', 'type']])), 2);
+    assert.equal(compiles(() => assert.deepEqual(paths(put), [['/requestBody/birthDate', 'type']])), 0);
   } finally {
     Ajv.prototype.compile = compile;
   }
@@ -538,6 +539,34 @@ test('a resource\'s POST and PUT share one compiled body validator, each with it
   assert.deepEqual(validator.validate(post, { query: {}, body: student('V-10') }).errors, []);
   assert.deepEqual(validator.validate(put, { query: {}, body: student('V-10') }).errors.map((e) => e.instancePath), ['/path']);
   assert.deepEqual(validator.validate(post, { query: { foo: '1' }, body: student('V-10') }).errors.map((e) => e.instancePath), ['/query']);
+});
+
+test('operations with the same parameters share one compiled parameter validator, and each still judges its own query', () => {
+  const validator = validator52();
+  const student = operationIds(resource('student'));
+  const school = operationIds(resource('school'));
+  const compile = Ajv.prototype.compile;
+  let compiled = 0;
+  Ajv.prototype.compile = function counted(this: Ajv, ...args: Parameters<Ajv['compile']>) { compiled++; return compile.apply(this, args); } as Ajv['compile'];
+  const compiles = (work: () => unknown) => { compiled = 0; work(); return compiled; };
+  try {
+    // Four operations, three sets of parameters (/deletes and /keyChanges take the same ones).
+    assert.equal(compiles(() => validator.warm([student.deletes, student.keyChanges, student.getById, student.delete])), 3);
+    // Every resource's feeds and item routes take the same parameters as the student's.
+    assert.equal(compiles(() => validator.warm([school.deletes, school.keyChanges, school.getById, school.delete])), 0);
+    // A collection's query members are its own.
+    assert.equal(compiles(() => validator.warm([student.getAll])), 1);
+    assert.equal(compiles(() => validator.warm([school.getAll])), 1);
+  } finally {
+    Ajv.prototype.compile = compile;
+  }
+  // Shared, each operation's query is still judged by its own parameters.
+  const queryErrors = (op: string, query: Record<string, string>) => validator.validate(op, { query }).errors.filter((e) => e.instancePath.startsWith('/query')).map((e) => e.instancePath);
+  assert.deepEqual(queryErrors(school.deletes, { limit: 'x' }), ['/query/limit']);
+  assert.deepEqual(validator.validate(school.deletes, { query: { limit: '5' } }).query, { limit: 5 });
+  assert.deepEqual(queryErrors(school.getAll, { schoolId: 'x' }), ['/query/schoolId']);
+  assert.deepEqual(queryErrors(student.getAll, { studentUniqueId: 'S-1' }), []);
+  assert.deepEqual(queryErrors(student.getAll, { schoolId: '1' }), ['/query']);
 });
 
 test('operations sharing a body schema but not its requiredness keep their own body validators', () => {
