@@ -20,7 +20,7 @@ const seedResources = [
 
 /** POSTs a body with every member filled and expects GET by id to return each as written. */
 async function roundTrip({ api, data }: { api: DataClient; data: Builder }, resource: string): Promise<void> {
-  const created = await data.create(resource, {}, { full: true });
+  const created = await data.create(resource, {}, { full: true, shared: true });
   const res = await api.get(created.url);
   expect(res.status()).toBe(200);
   expect(contains(await res.json(), created.body)).toEqual([]);
