@@ -18,12 +18,15 @@ import { concurrentShards, yearsPerShard } from './run-id.js';
  * 77–84 s, forty 90 s, forty-eight 106 s; each worker's start (Playwright's own modules most of
  * it) costs about 0.9 CPU-seconds, all of them at once before the first test. The embedded
  * reference, and a deployment that answers sooner, share this machine's cores with the workers:
- * half the cores, but at least two, since a worker also waits on the deployment's answers (two
- * cores: one worker 3.6–4.0 min per configuration, two workers 2.1–2.4 min). Unmeasured (no
- * answer), the host name decides: loopback is local.
+ * half the cores, but at least three, since a worker also waits on the deployment's answers. On
+ * two cores, whole 4.0 run against the embedded reference, alternated: two workers 43.3–43.6 s
+ * with the two cores 67 % busy, three 38.7–39.7 s, four 38.7–38.8 s, six 38.1–39.6 s for more
+ * CPU, sixteen 55.6 s (6.1: two 53.2 s, three 50.0 s). Unmeasured (no answer), the host name
+ * decides: loopback is local.
  */
 export const REMOTE_WORKERS_MAX = 24;
 export const IO_BOUND_RTT_MS = 5;
+export const LOCAL_WORKERS_MIN = 3;
 
 export interface WorkersDecision {
   workers: number;
@@ -44,7 +47,7 @@ export function withinShardYears(d: WorkersDecision, shards: number | undefined)
 
 export function defaultWorkers(target: Pick<Target, 'workers' | 'dataApi'>, embedded: boolean, cores = availableParallelism(), roundTripMs?: number): WorkersDecision {
   if (target.workers !== undefined) return { workers: target.workers, why: "the target file's workers" };
-  const local = { workers: Math.max(2, Math.floor(cores / 2)), why: '' };
+  const local = { workers: Math.max(LOCAL_WORKERS_MIN, Math.floor(cores / 2)), why: '' };
   const remote = { workers: Math.min(REMOTE_WORKERS_MAX, Math.max(2, 12 * cores)), why: '' };
   if (embedded) return { ...local, why: 'the embedded reference shares this machine' };
   if (roundTripMs === undefined) {

@@ -20,8 +20,9 @@ export interface Target {
   capabilities?: Capabilities;
   /**
    * Playwright workers for runs against this deployment (`--workers` on the command line wins).
-   * Default: 8 on a two-core machine (four per core, at most 8) for a deployment on another
-   * host, whose tests mostly wait on the network; half the cores (2 on CI) for one on this machine.
+   * Default: by the round trip to the deployment, measured before the run: twelve per core, at
+   * most 24, for one answering in 5 ms or more, whose tests mostly wait on the network; half the
+   * cores, but at least 3 (3 on CI), for one answering sooner and for the embedded reference.
    * @TJS-type integer
    * @minimum 1
    */

@@ -18,11 +18,12 @@ test('an I/O-bound deployment (round trip at or past the bound) gets twelve work
   assert.match(defaultWorkers(at('http://127.0.0.1:28080/v7.3/api'), false, 2, 41.26).why, /^round trip 41\.3 ms \(≥ 5 ms: I\/O bound\)$/);
 });
 
-test('a deployment answering within the bound gets half the cores, at least 2, wherever its host is', () => {
+test('a deployment answering within the bound gets half the cores, at least 3, wherever its host is', () => {
   for (const url of ['http://127.0.0.1:8080/api', 'https://api.vendor.example/v7.3/api']) {
-    assert.equal(n(at(url), false, 2, IO_BOUND_RTT_MS - 0.1), 2, url);
+    assert.equal(n(at(url), false, 2, IO_BOUND_RTT_MS - 0.1), 3, url);
     assert.equal(n(at(url), false, 8, 0.4), 4, url);
-    assert.equal(n(at(url), false, 1, 0.4), 2, url);
+    assert.equal(n(at(url), false, 6, 0.4), 3, url);
+    assert.equal(n(at(url), false, 1, 0.4), 3, url);
   }
 });
 
@@ -33,7 +34,7 @@ test('unmeasured (no answer), the host name decides: loopback names are local, o
 
 test('the embedded reference counts as local whatever its URL or round trip; the target file\'s workers wins over every default', () => {
   assert.equal(n(at('https://api.vendor.example/v7.3/api'), true, 16, 40), 8);
-  assert.equal(n(at('http://127.0.0.1:18080/v7.3/api'), true, 2, 40), 2);
+  assert.equal(n(at('http://127.0.0.1:18080/v7.3/api'), true, 2, 40), 3);
   assert.equal(n(at('https://api.vendor.example/v7.3/api', 3), false, 2, 40), 3);
   assert.equal(n(at('http://127.0.0.1:8080/api', 6), false, 2, 0.2), 6);
 });
