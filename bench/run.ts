@@ -647,19 +647,23 @@ function evaluateTargets(): TargetCheck[] {
   const checks: TargetCheck[] = [];
   const add = (id: string, description: string, goal: string, value: number | null, met: boolean | null, note?: string) =>
     checks.push({ id, description, goal, value: value === null ? null : r3(value), met, ...(note ? { note } : {}) });
-  const ratioTarget = (id: string, description: string, workloadId: string, min: number) => {
+  /** A workload against its raw node:http baseline, or against the bare-Koa one answering the same payload. */
+  const ratioTarget = (id: string, description: string, workloadId: string, min: number, against: 'raw' | 'koa' = 'raw') => {
     const x = w(workloadId);
-    const b = x ? baselines.get(x.baseline) : undefined;
+    const baselineId = against === 'raw' ? x?.baseline : x?.koaBaseline;
+    const b = baselineId ? baselines.get(baselineId) : undefined;
     if (!x || !b) return add(id, description, `≥ ${min}`, null, null, 'not measured');
-    const cpu = x.cpuRatioToRaw ?? 0;
+    const rps = x.rps / b.rps;
+    const cpu = b.serverCpuMicrosPerRequest && x.serverCpuMicrosPerRequest ? b.serverCpuMicrosPerRequest / x.serverCpuMicrosPerRequest : 0;
     const noisy = disturbed(x) || disturbed(b);
-    const value = noisy ? cpu : x.ratioToRaw;
+    const value = noisy ? cpu : rps;
     add(id, description, `≥ ${min}`, value, value >= min,
-      `${noisy ? 'disturbed window: value is the server-CPU ratio; ' : ''}throughput ratio ${x.ratioToRaw.toFixed(2)} (${fmt(x.rps)} vs ${fmt(b.rps)} req/s), server-CPU ratio ${cpu.toFixed(2)} (${fmt(b.serverCpuMicrosPerRequest)} vs ${fmt(x.serverCpuMicrosPerRequest)} µs/req)`);
+      `${noisy ? 'disturbed window: value is the server-CPU ratio; ' : ''}throughput ratio ${rps.toFixed(2)} (${fmt(x.rps)} vs ${fmt(b.rps)} req/s), server-CPU ratio ${cpu.toFixed(2)} (${fmt(b.serverCpuMicrosPerRequest)} vs ${fmt(x.serverCpuMicrosPerRequest)} µs/req)`);
   };
-  ratioTarget('get-by-id-ratio', 'GET by id ÷ raw node:http GET', 'get-by-id', 0.35);
-  ratioTarget('upsert-ratio', 'validated upsert (new key) ÷ raw node:http JSON echo', 'upsert-new', 0.25);
-  ratioTarget('upsert-existing-ratio', 'validated upsert (existing key) ÷ raw node:http JSON echo', 'upsert-existing', 0.25);
+  // Issue #25's goals; GET by id ÷ raw node:http (issue #22's goal, ≥ 0.35) stays in the table's ×raw column.
+  ratioTarget('get-by-id-koa-ratio', 'GET by id ÷ bare Koa GET', 'get-by-id', 0.8, 'koa');
+  ratioTarget('upsert-ratio', 'validated upsert (new key) ÷ raw node:http JSON echo', 'upsert-new', 0.35);
+  ratioTarget('upsert-existing-ratio', 'validated upsert (existing key) ÷ raw node:http JSON echo', 'upsert-existing', 0.35);
   const full = specSides['custom-full'];
   const trimmed = specSides['custom-trimmed'];
   for (const [label, rpsKey, cpuKey, list] of [['GET by id', 'getByIdRps', 'getByIdCpuMicros', 'get'], ['upsert (new key)', 'upsertRps', 'upsertCpuMicros', 'up']] as const) {
@@ -681,12 +685,21 @@ function evaluateTargets(): TargetCheck[] {
     add(`scale-${sr.workload}`, `${sr.workload}: ${fmt(measuredSizes[0] ?? 0)} records vs ${fmt(largest)} (slowdown)`, '≤ 1.5', value || null, value ? value <= 1.5 : null,
       `${noisy ? 'disturbed window: value is the server-CPU-per-request ratio; ' : ''}throughput ${sr.points.map((p) => fmt(p.rps)).join(' → ')} req/s (${sr.slowdownLargestVsSmallest.toFixed(2)}), server CPU ${sr.points.map((p) => fmt(p.serverCpuMicros)).join(' → ')} µs/req (${sr.cpuSlowdownLargestVsSmallest.toFixed(2)})${largest < 1_000_000 ? `; largest size ${fmt(largest)}, not 1,000,000${quick ? ' (quick mode)' : ''}` : ''}`);
   }
+  const perRecord = heapBytesPerRecord();
+  add('heap-per-record', `heap per stored record at ${fmt(memory[memory.length - 1]?.records ?? 0)} records`, '≤ 900 B', perRecord || null, perRecord ? perRecord <= 900 : null,
+    perRecord ? `heap ${memory.map((m) => `${fmt(m.records)} → ${fmt(m.heapUsedBytes / 2 ** 20)} MiB`).join('; ')}` : 'not measured (no scale point: see the scale phase)');
   const ns = npmStart;
   const runs = (xs: number[] | undefined) => (xs ? `${xs.map((n) => fmt(n)).join(', ')} ms` : '');
   add('startup', 'npm start, cold: spawn → listening (median)', '< 1500 ms', ns?.medianListeningMs ?? null, ns ? ns.medianListeningMs < 1500 : null, ns ? `${ns.command}; runs ${runs(ns.listeningMs)}` : 'not measured (--only without startup)');
   add('first-answer', 'npm start, cold: spawn → first answered request (median)', '< 1000 ms', ns?.medianFirstAnswerMs ?? null, ns ? ns.medianFirstAnswerMs < 1000 : null,
     ns ? `runs ${runs(ns.firstAnswerMs)}; through npm's wrapper ${ns.viaNpmFirstAnswerMs === undefined ? 'n/a' : `${fmt(ns.viaNpmFirstAnswerMs)} ms`}` : 'not measured (--only without startup)');
   return checks;
+}
+
+/** Heap grown per record from the smallest scale point to the largest (0 when not measured). */
+function heapBytesPerRecord(): number {
+  const last = memory[memory.length - 1];
+  return last && last.records ? Math.round((last.heapUsedBytes - memory[0].heapUsedBytes) / last.records) : 0;
 }
 
 function table(rows: string[][], align: ('l' | 'r')[]): string {
@@ -790,7 +803,6 @@ async function main(): Promise<void> {
   if (phases.has('durability')) await phase('durability', durabilityPhase);
   if (phases.has('remote')) await phase('remote', async () => { remote = await remoteCertification(remoteLatency!); });
 
-  const last = memory[memory.length - 1];
   const report: BenchReport = {
     $schema: '../spec/schemas/bench-report.schema.json',
     schemaVersion: 1,
@@ -818,7 +830,7 @@ async function main(): Promise<void> {
       ...(scaleNotes.length ? { notes: scaleNotes } : {}),
       series: scaleSeries,
       memory,
-      heapBytesPerRecord: last && last.records ? Math.round((last.heapUsedBytes - memory[0].heapUsedBytes) / last.records) : 0,
+      heapBytesPerRecord: heapBytesPerRecord(),
       preloadMs,
     },
     startup: { reference: startupReference ?? { server: 'reference', resources: 0, operations: 0, spawnToReadyMs: 0, processUptimeAtReadyMs: 0, modelImportMs: 0, otherImportsMs: 0, startReferenceMs: 0 }, others: startupOthers, ...(npmStart ? { npmStart } : {}) },
