@@ -106,6 +106,12 @@ interface BuildOptions {
    * away spends most of a generated test making and deleting dependencies.
    */
   shared?: boolean;
+  /**
+   * With `shared`: a body sent only to be refused, so no record ever holds its natural key; its
+   * key's references and descriptors come from the pool too, not only its other dependencies. A
+   * deployment that wrongly accepts one makes a record the test then deletes (refusedPaths).
+   */
+  refusedOnly?: boolean;
 }
 
 /** Which optional members a body carries: none, all, or those a predicate picks (with what holds them). */
@@ -115,8 +121,12 @@ const holds = (f: Field, pick: (f: Field) => boolean): boolean =>
   || (f.kind === 'collection' && Object.values(f.item).some((x) => pick(x) || holds(x, pick)));
 const fills = (full: Fill, f: Field) => full === true || (typeof full === 'function' && (full(f) || holds(f, full)));
 
-/** Values already chosen at one level of the document, by query name (key unification). */
-type Context = Map<string, { value: unknown; kind: string }>;
+/**
+ * Values already chosen at one level of the document, by query name (key unification).
+ * `reusable`: the same for every test of the worker (a pool record's key, a pool descriptor, a
+ * value no key makes unique), so a record pinned by such values alone may be the pool's.
+ */
+type Context = Map<string, { value: unknown; kind: string; reusable?: boolean }>;
 /** A value's kind for unification: an int64 past 2^53, held as a bigint (exact-json.ts), is a number. */
 const kindOf = (v: unknown): string => (typeof v === 'bigint' ? 'number' : typeof v);
 
@@ -193,7 +203,8 @@ export class Builder {
       } else if (f.kind !== 'collection' && f.kind !== 'object' && f.kind !== 'extension') ctx.set(name, { value, kind: kindOf(value) });
     }
     const skip = new Set(Object.keys(overrides));
-    const body = await this.fields(r, r.fields, '$', ctx, opts.full ?? false, skip, opts.shared && this.pool ? this.pool : this);
+    const deps = opts.shared && this.pool ? this.pool : this;
+    const body = await this.fields(r, r.fields, '$', ctx, opts.full ?? false, skip, deps, opts.refusedOnly ? deps : this);
     for (const [k, v] of Object.entries(overrides)) {
       if (v === undefined) delete body[k];
       else body[k] = v;
@@ -230,13 +241,14 @@ export class Builder {
 
   // ---- internals ----------------------------------------------------------------------------
 
-  /** `deps` makes the dependencies: this Builder, or the worker's pool. */
-  private async fields(r: CompiledResource, fields: Fields, base: string, ctx: Context, full: Fill, skip = new Set<string>(), deps: Builder = this): Promise<Body> {
+  /** `deps` makes the dependencies: this Builder, or the worker's pool; `keyDeps`, those of the record's own key. */
+  private async fields(r: CompiledResource, fields: Fields, base: string, ctx: Context, full: Fill, skip = new Set<string>(), deps: Builder = this, keyDeps: Builder = this): Promise<Body> {
     const out: Body = {};
     const wanted = Object.entries(fields).filter(([name, f]) => !skip.has(name) && (f.required || f.identity || fills(full, f)) && f.kind !== 'extension' && !('readOnly' in f && f.readOnly));
     // Scalars and descriptors first, then references (pinned by the scalars), then nested members.
-    // The record's own key members never come from the pool: two tests' records would share a key.
-    const from = (f: Field) => (base === '$' && f.identity ? this : deps);
+    // The record's own key members never come from the pool (but for a body sent only to be
+    // refused, BuildOptions.refusedOnly): two tests' records would share a key.
+    const from = (f: Field) => (base === '$' && f.identity ? keyDeps : deps);
     // The level's descriptors are made together (one round trip, not one each): member names are
     // unique within a level, so no descriptor member's value depends on another's.
     const descriptorValue = async (name: string, f: Field): Promise<unknown> => {
@@ -248,12 +260,15 @@ export class Builder {
     for (const [name, f] of wanted) {
       if (f.kind === 'descriptor') {
         out[name] = descriptorValues.get(name);
-        ctx.set(name, { value: out[name], kind: 'string' });
+        const known = ctx.get(name);
+        ctx.set(name, { value: out[name], kind: 'string', reusable: known?.kind === 'string' ? known.reusable : from(f) !== this });
       } else if (f.kind !== 'reference' && f.kind !== 'collection' && f.kind !== 'object' && f.kind !== 'extension') {
         const value = this.scalar(r, name, f, base);
         const known = ctx.get(name);
-        out[name] = known && known.kind === kindOf(value) ? known.value : value;
-        ctx.set(name, { value: out[name], kind: kindOf(out[name]) });
+        const unified = known && known.kind === kindOf(value);
+        out[name] = unified ? known.value : value;
+        // A key member's value is unique to the test (scalar()); any other is the same in every body.
+        ctx.set(name, { value: out[name], kind: kindOf(out[name]), reusable: unified ? known.reusable : !f.identity && !(base === '$' && r.educationOrganization?.idField === name) });
       }
     }
     if (r.isSchoolYearEnumeration) return out;
@@ -284,26 +299,31 @@ export class Builder {
   /** `deps` is this Builder or the worker's pool: the pool's record when it has one that fits, else this test's. */
   private async reference(ref: CompiledReference, ctx: Context, deps: Builder = this): Promise<Body> {
     const pinned: Body = {};
+    let reusable = true;
     for (const m of ref.fields) {
       const known = ctx.get(m.queryName);
-      if (known) pinned[m.property] = known.value;
+      if (!known) continue;
+      pinned[m.property] = known.value;
+      reusable &&= !!known.reusable;
     }
-    const keys = (deps !== this ? await deps.reuse(ref.target, pinned) : undefined) ?? await this.ensure(ref.target, pinned);
+    const pooled = deps !== this ? await deps.reuse(ref.target, pinned, reusable) : undefined;
+    const keys = pooled ?? await this.ensure(ref.target, pinned);
     const out: Body = {};
     for (const m of ref.fields) {
       out[m.property] = keys[m.property];
-      ctx.set(m.queryName, { value: keys[m.property], kind: kindOf(keys[m.property]) });
+      ctx.set(m.queryName, { value: keys[m.property], kind: kindOf(keys[m.property]), reusable: pooled !== undefined });
     }
     return out;
   }
 
   /**
-   * For the worker's pool: keys of a pool record of `target` matching `pinned`. One is made only
-   * when nothing is pinned: a record made for pinned keys would reference the test's own records,
-   * which are deleted before the pool's.
+   * For the worker's pool: keys of a pool record of `target` matching `pinned`. One is made when
+   * every pinned value is `reusable` (none pinned, or only the pool's keys and values no key makes
+   * unique); a record made for other pinned keys would reference the test's own records, which
+   * are deleted before the pool's, and would serve no other test.
    */
-  private async reuse(targetName: string, pinned: Body): Promise<Body | undefined> {
-    if (targetName === 'schoolYearType' || !Object.keys(pinned).length) return this.ensure(targetName, pinned);
+  private async reuse(targetName: string, pinned: Body, reusable: boolean): Promise<Body | undefined> {
+    if (targetName === 'schoolYearType' || reusable) return this.ensure(targetName, pinned);
     return this.find(targetName, pinned);
   }
 

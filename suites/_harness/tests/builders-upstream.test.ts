@@ -7,7 +7,7 @@ import { overlay } from '../../../spec/model/overlay.js';
 import { extractCorrections } from '../../../spec/model/annotations.js';
 import { model } from '../../../spec/model/index.js';
 import { Builder } from '../builders.js';
-import type { DataClient } from '../fixtures.js';
+import { recordingClient } from './recording-client.js';
 
 /**
  * Every body the suites' builders produce is one a real deployment accepts: validated against
@@ -73,28 +73,6 @@ function upstreamSchema(resourceName: string, resource: string): Schema {
     (node.properties as Record<string, Schema>)[steps.at(-1)!] = {};
   }
   return schema;
-}
-
-/** A client that answers like an empty deployment and keeps every body posted. */
-function recordingClient(posted: { endpoint: string; body: Record<string, unknown> }[]): DataClient {
-  let n = 0;
-  const response = (status: number, json: unknown = {}, location = '') => ({
-    status: () => status,
-    json: async () => json,
-    text: async () => JSON.stringify(json),
-    headers: () => ({ location }),
-  });
-  return {
-    get: async () => response(200, []),
-    post: async (endpoint: string, body: Record<string, unknown>) => { posted.push({ endpoint, body }); return response(201, {}, `http://x/${endpoint}/${++n}`); },
-    postNew: async (endpoint: string, body: Record<string, unknown>) => { posted.push({ endpoint, body }); return response(201, {}, `http://x/${endpoint}/${++n}`); },
-    create: async (endpoint: string, body: Record<string, unknown>) => {
-      posted.push({ endpoint, body });
-      const id = String(++n);
-      return { url: `http://x/${endpoint}/${id}`, id, location: `http://x/${endpoint}/${id}` };
-    },
-    track: () => {},
-  } as unknown as DataClient;
 }
 
 test('every body the builders produce, minimal and full, is valid against the upstream shapes', async () => {

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { model } from '../../../spec/model/index.js';
+import { Builder } from '../builders.js';
+import { recordingClient } from './recording-client.js';
+
+/**
+ * Where a body's dependencies are made (BuildOptions): by the test, or by the worker's pool. A
+ * record the test stores keeps a key of its own, so the references in its natural key are the
+ * test's; a body sent only to be refused (refusedOnly) is never stored, so even those come from
+ * the pool, and a second such body costs the test no request at all.
+ */
+type Posted = { endpoint: string; body: Record<string, unknown> }[];
+
+function builders(): { test: Builder; pool: Builder; byTest: Posted; byPool: Posted } {
+  const byTest: Posted = [];
+  const byPool: Posted = [];
+  const pool = new Builder(recordingClient(byPool));
+  return { test: new Builder(recordingClient(byTest), pool), pool, byTest, byPool };
+}
+
+/** A resource whose natural key holds a reference (studentSchoolAssociation: its student and school). */
+const keyed = model.resources.find((r) => r.name === 'studentSchoolAssociation')!;
+const keyReferences = keyed.references.filter((ref) => keyed.identity.some((p) => p.path.startsWith(`${ref.path}.`)));
+const endpointOf = (name: string) => model.byName.get(name)?.endpoint;
+
+test('a stored body takes its other dependencies from the pool, and makes the records its natural key references itself', async () => {
+  assert.ok(keyReferences.length >= 2, 'studentSchoolAssociation keys on its student and school');
+  const b = builders();
+  const body = await b.test.body(keyed.name, {}, { full: true, shared: true });
+  const madeByTest = new Set(b.byTest.map((p) => p.endpoint));
+  for (const ref of keyReferences) assert.ok(madeByTest.has(endpointOf(ref.target)!), `${ref.target}, in the key, made by the test`);
+  // Its calendar shares the key's schoolId (key unification): pinned by the test's own school, it is the test's too.
+  assert.ok(madeByTest.has('calendars'), 'the calendar pinned by the test\'s school, made by the test');
+  assert.ok(!b.byPool.some((p) => p.endpoint === 'calendars'));
+  assert.ok(b.byPool.length > 0, 'the other dependencies are the pool\'s');
+  assert.ok(body.studentReference && body.schoolReference);
+});
+
+test('a body sent only to be refused takes every dependency from the pool, its key\'s references too, and a second one makes nothing', async () => {
+  const b = builders();
+  const first = await b.test.body(keyed.name, {}, { full: true, shared: true, refusedOnly: true });
+  assert.deepEqual(b.byTest, [], 'the test makes nothing');
+  const madeByPool = new Set(b.byPool.map((p) => p.endpoint));
+  for (const ref of keyReferences) assert.ok(madeByPool.has(endpointOf(ref.target)!), `${ref.target}, in the key, made by the pool`);
+  // Pinned by the pool's school and school year alone, the calendar is the pool's as well.
+  assert.ok(madeByPool.has('calendars'), 'the calendar pinned by pool keys, made by the pool');
+  const poolCount = b.byPool.length;
+  const second = await b.test.body(keyed.name, {}, { full: true, shared: true, refusedOnly: true });
+  assert.equal(b.byPool.length, poolCount, 'the pool reuses what it made');
+  assert.deepEqual(b.byTest, []);
+  assert.deepEqual(second.studentReference, first.studentReference);
+});
+
+test('a record pinned by a key member of the body (chartOfAccount\'s fiscalYear, in each dimension\'s key) is the test\'s, not the pool\'s', async () => {
+  const b = builders();
+  const body = await b.test.body('chartOfAccount', {}, { full: true, shared: true });
+  const dimensions = Object.keys(body).filter((k) => /DimensionReference$/.test(k));
+  assert.ok(dimensions.length > 0, 'a full chartOfAccount references its dimensions');
+  const madeByTest = new Set(b.byTest.map((p) => p.endpoint));
+  for (const d of dimensions) assert.ok(madeByTest.has(endpointOf(d.replace(/Reference$/, ''))!), `${d}, pinned by the body's fiscalYear, made by the test`);
+});
+
+test('without a pool (shared not asked for), refusedOnly changes nothing: the test makes every dependency', async () => {
+  const b = builders();
+  await b.test.body(keyed.name, {}, { full: true, refusedOnly: true });
+  assert.deepEqual(b.byPool, []);
+  assert.ok(b.byTest.length > 0);
+});
