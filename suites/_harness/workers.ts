@@ -15,9 +15,10 @@ import { concurrentShards, yearsPerShard } from './run-id.js';
  * client is CPU-bound there on two cores). With Playwright's client, sixteen had been slower
  * than eight (183 s against 165 s). Through a delay proxy that costs the machine bytes and
  * timers, not HTTP (tools/strength/delay-proxy.ts): sixteen 88 s, twenty-four 77–83 s, thirty-two
- * 77–84 s, forty 90 s, forty-eight 106 s; later, with fewer requests per test, alternated within
- * the hour: twelve 108 s, sixteen 83 s, twenty-four 73–75 s, thirty-two 80 s (24 workers are
- * CPU-bound on two cores, 12 and 16 wait on the network); each worker's start (Playwright's own modules most of
+ * 77–84 s, forty 90 s, forty-eight 106 s; later, within one hour: twelve 108 s, sixteen 90 s,
+ * twenty-four 87 s, then with fewer requests per test sixteen 83 s, twenty-four 73–75 s,
+ * thirty-two 80 s (24 workers are CPU-bound on two cores, 12 and 16 wait on the network); each
+ * worker's start (Playwright's own modules most of
  * it) costs about 0.9 CPU-seconds, all of them at once before the first test. The embedded
  * reference, and a deployment that answers sooner, share this machine's cores with the workers:
  * half the cores, but at least three, since a worker also waits on the deployment's answers. On
