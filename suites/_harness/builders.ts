@@ -247,8 +247,11 @@ export class Builder {
     const wanted = Object.entries(fields).filter(([name, f]) => !skip.has(name) && (f.required || f.identity || fills(full, f)) && f.kind !== 'extension' && !('readOnly' in f && f.readOnly));
     // Scalars and descriptors first, then references (pinned by the scalars), then nested members.
     // The record's own key members never come from the pool (but for a body sent only to be
-    // refused, BuildOptions.refusedOnly): two tests' records would share a key.
-    const from = (f: Field) => (base === '$' && f.identity ? keyDeps : deps);
+    // refused, BuildOptions.refusedOnly): two tests' records would share a key. Unless the key
+    // holds a string member this body makes unique (scalar(): uniqueKey, at least 8 characters):
+    // then the key is unique whatever records the rest of it names (a session's school and year).
+    const ownUniqueKey = base === '$' && wanted.some(([name, f]) => f.identity && f.kind === 'string' && !ctx.has(name) && (f.maxLength ?? 60) >= 8);
+    const from = (f: Field) => (base === '$' && f.identity && !ownUniqueKey ? keyDeps : deps);
     // The level's descriptors are made together (one round trip, not one each): member names are
     // unique within a level, so no descriptor member's value depends on another's.
     const descriptorValue = async (name: string, f: Field): Promise<unknown> => {

@@ -52,6 +52,17 @@ test('a body sent only to be refused takes every dependency from the pool, its k
   assert.deepEqual(second.studentReference, first.studentReference);
 });
 
+test('a stored body whose key holds a string of its own (a session\'s sessionName) takes the rest of its key from the pool', async () => {
+  const b = builders();
+  const body = await b.test.body('session', {}, { full: true, shared: true });
+  assert.equal(typeof body.sessionName, 'string');
+  assert.ok(!b.byTest.some((p) => p.endpoint === 'schools'), 'the school in its key is the pool\'s');
+  assert.ok(b.byPool.some((p) => p.endpoint === 'schools'));
+  const again = await b.test.body('session', {}, { full: true, shared: true });
+  assert.notEqual(again.sessionName, body.sessionName, 'each body\'s key is its own');
+  assert.deepEqual(again.schoolReference, body.schoolReference);
+});
+
 test('a record pinned by a key member of the body (chartOfAccount\'s fiscalYear, in each dimension\'s key) is the test\'s, not the pool\'s', async () => {
   const b = builders();
   const body = await b.test.body('chartOfAccount', {}, { full: true, shared: true });
