@@ -7,7 +7,7 @@
  *   npx tsx bench/run.ts [--quick] [--profile[=id,id]] [--only=baselines,main,spec,scale,durability]
  *
  * --quick     smaller record counts and shorter windows (under a minute)
- * --profile   after each reference workload (or the listed ids), a separate profiled pass of the
+ * --profile   after each reference workload (or the listed ids, baselines too), a separate profiled pass of the
  *             server child; .cpuprofile files and summaries land in reports/bench-profiles/
  * --no-stages skip the profiled passes of get-by-id and upsert-new/-existing that split their
  *             server CPU by stage of the request path (bench/stages.ts; printed after the table)
@@ -174,8 +174,9 @@ const fmt = (x: number, d = 0) => x.toLocaleString('en-US', { minimumFractionDig
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
 function shouldProfile(id: string, kind: ServerKind): boolean {
-  if (!profileArg || kind === 'raw' || kind === 'koa') return false;
-  return !profileIds || profileIds.has(id);
+  if (!profileArg) return false;
+  // Baselines only when named (`--profile=koa-get-item,get-by-id`): set side by side, stage by stage.
+  return profileIds ? profileIds.has(id) : kind !== 'raw' && kind !== 'koa';
 }
 
 /**

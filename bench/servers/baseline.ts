@@ -2,13 +2,14 @@
  * Baseline servers, run in their own child process: `raw` (node:http) or `koa` (bare Koa, no
  * router, the reference's own body reading). Both answer GET <path> with a pre-serialised payload
  * taken from the reference (same bytes as the reference's responses) and POST /echo by reading
- * the body, JSON.parse and JSON.stringify back.
+ * the body, JSON.parse and JSON.stringify back. Profiled like the reference (`--profile=koa-get-item`).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { parseJson, readText } from '../../reference/http/body.js';
 import { serve } from '../ipc.js';
+import { profileCommands } from '../profiler.js';
 
 const kind = process.argv[2];
 let server: Server | undefined;
@@ -67,6 +68,7 @@ serve({
   cpu() {
     return process.cpuUsage();
   },
+  ...profileCommands(),
   stop() {
     server?.closeAllConnections();
     server?.close();
