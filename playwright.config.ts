@@ -6,7 +6,7 @@ import { REFERENCE_ERROR_LOG } from './suites/_harness/reference-errors.js';
 import { RUN_METADATA_KEY, runMetadata, shardMetadata, shardOf } from './suites/_harness/reporter/run-metadata.js';
 import { rosteringSelected } from './suites/_harness/selection.js';
 import { decideStandardOnce } from './suites/_harness/standard-decision.js';
-import { embeddedDeployments, type Embedded } from './tools/embedded/deployments.js';
+import { compiledReferenceFresh, embeddedDeployments, type Embedded } from './tools/embedded/deployments.js';
 import { describesBuilt } from './tools/embedded/flows.js';
 import { LAUNCH_ENV, READY_LINE, type LaunchedProcess } from './tools/embedded/launch-plan.js';
 
@@ -37,6 +37,10 @@ const c8 = ['npx', 'c8', ...(process.env.REFERENCE_COVERAGE === 'append' ? ['--c
 // Requests that fail inside the embedded reference (many on purpose) are logged to a file, not
 // among the results; the global setup empties it and its teardown prints a count.
 if (isEmbeddedReference) process.env.REFERENCE_ERROR_LOG ??= REFERENCE_ERROR_LOG;
+// The reference runs compiled where the build is fresh (deployments.ts), but under c8: decided
+// once, in the main process (the workers inherit it), since it reads every compiled file's date.
+if (isEmbeddedReference) process.env.CONFORMANCE_COMPILED_REFERENCE ??= compiledReferenceFresh() ? '1' : '0';
+const compiled = process.env.CONFORMANCE_COMPILED_REFERENCE === '1' ? { compiled: { fromSources: coverage ? ['reference'] : [] } } : {};
 
 /**
  * The embedded deployments (tools/embedded/deployments.ts): the reference, the other rostering
@@ -62,6 +66,7 @@ function embeddedPlan(): Embedded {
     privateKeyPem: process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM!,
     testIssuerPrivateKeyPem: process.env.CONFORMANCE_TEST_ISSUER_PRIVATE_KEY_PEM!,
     adminSecret: process.env.CONFORMANCE_ADMIN_SECRET!,
+    ...compiled,
   });
   const built = withRostering ? plan.flows.description : { single: plan.flows.description.single };
   const got = withRostering ? declared : { single: declared.single };

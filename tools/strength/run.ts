@@ -27,7 +27,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { embeddedDeployments, type EmbeddedProcess } from '../embedded/deployments.js';
+import { compiledReferenceFresh, embeddedDeployments, type EmbeddedProcess } from '../embedded/deployments.js';
 import type { BuiltFlows } from '../embedded/flows.js';
 import type { ConformanceReport } from '../../suites/_harness/reporter/types.js';
 import type { Target } from '../../suites/targets/types.js';
@@ -136,6 +136,8 @@ async function startReferences(privateKeyPem: string, testIssuerPrivateKeyPem: s
     // The suites' own test issuer (capability testIssuer), trusted by every rostering service besides the issuer.
     testIssuerPrivateKeyPem,
     adminSecret: process.env.CONFORMANCE_ADMIN_SECRET!,
+    // Compiled where the build is fresh (no coverage here): less CPU beside the suites' workers.
+    ...(compiledReferenceFresh() ? { compiled: {} } : {}),
   });
   await Promise.all(processes.map((p) => waitFor(p.readyUrl, startProcess(p))));
   // The proxy's routes: where each flow listens, and what its rostering service checks.
