@@ -1,8 +1,9 @@
 /**
  * `npm start`: runs the reference on its in-memory default (with the demo data set) and prints
  * where it listens and how to get a token. `npm start` runs this module compiled
- * (`node dist/reference/main.js`, built by `npm run build`, which `npm ci` runs); the tests and
- * tools run it from source (`node --import tsx reference/main.ts`).
+ * (`node dist/reference/main.js`, built by `npm run build`, which `npm ci` runs); the unit tests
+ * and tools run it from source (`node --import tsx reference/main.ts`), and the embedded
+ * deployments compiled while the build is fresh (tools/embedded/deployments.ts).
  * Usage: npm start -- [--config file.json | --empty] [--data-standard 4.0|5.2|6.1] [--recover]
  * (`--name value` or `--name=value`); REFERENCE_CONFIG works too.
  * --data-standard: the data standard served (the configuration's `dataStandard`, which it overrides).
