@@ -55,6 +55,8 @@ export function methodNotAllowed(route: Route, method: string): Problem {
 
 /** Ids are GUIDs; any usual spelling is accepted and normalised to 32 lower-case hex digits. */
 export function parseId(raw: string): string {
+  // The usual spelling, the one the API writes, is already normalised: one test, no copies.
+  if (raw.length === 32 && /^[0-9a-f]{32}$/.test(raw)) return raw;
   // Braces come in pairs: `{…}` or none.
   const bare = /^\{.*\}$/.test(raw) ? raw.slice(1, -1) : raw;
   const hex = bare.replace(/-/g, '').toLowerCase();
