@@ -1,10 +1,11 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 import { embeddedConfig, isEmbeddedReference, target } from './suites/_harness/target.js';
 import { decideWorkersOnce } from './suites/_harness/workers.js';
 import { REFERENCE_ERROR_LOG } from './suites/_harness/reference-errors.js';
 import { RUN_METADATA_KEY, runMetadata, shardMetadata, shardOf } from './suites/_harness/reporter/run-metadata.js';
 import { rosteringSelected } from './suites/_harness/selection.js';
+import { FOREIGN_KEY_ENV, runKeysOnce } from './suites/_harness/run-keys.js';
 import { decideStandardOnce } from './suites/_harness/standard-decision.js';
 import { compiledReferenceFresh, embeddedDeployments, type Embedded } from './tools/embedded/deployments.js';
 import { describesBuilt } from './tools/embedded/flows.js';
@@ -16,19 +17,19 @@ import { LAUNCH_ENV, READY_LINE, type LaunchedProcess } from './tools/embedded/l
  * suites/targets/reference-upstream.json on DS 5.2 and reference-6.1.json on 6.1). Reports go to CONFORMANCE_REPORTS_DIR (default reports/).
  */
 const reportsDir = process.env.CONFORMANCE_REPORTS_DIR ?? 'reports';
-if (isEmbeddedReference) {
-  // One issuer key per run, shared by the reference (which signs with it) and the suites
-  // (which craft expired or foreign tokens with it). Set in the main process; workers inherit it.
-  process.env.CONFORMANCE_ISSUER_PRIVATE_KEY_PEM ??= generateKeyPairSync('rsa', { modulusLength: 2048 })
-    .privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  // The suites' own test issuer (capability testIssuer): the rostering services trust its public
-  // key besides the issuer's. Generated whether or not the target file declares the capability.
-  process.env.CONFORMANCE_TEST_ISSUER_PRIVATE_KEY_PEM ??= generateKeyPairSync('rsa', { modulusLength: 2048 })
-    .privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  // The reference has no default admin credential (decisions #33): one secret per run, given to
-  // the reference and read by the suites through the target file's secretEnv.
-  process.env.CONFORMANCE_ADMIN_SECRET ??= randomBytes(24).toString('base64url');
-}
+// Keys made once per run (run-keys.ts), awaited before anything uses them:
+// - the issuer's, shared by the embedded reference (which signs with it) and the suites (which
+//   craft expired or foreign tokens with it);
+// - the suites' own test issuer's (capability testIssuer): the rostering services trust its
+//   public key besides the issuer's, whether or not the target file declares the capability;
+// - the foreign key no deployment trusts, for the rostering suites' forged tokens.
+const keys = runKeysOnce([
+  ...(isEmbeddedReference ? ['CONFORMANCE_ISSUER_PRIVATE_KEY_PEM', 'CONFORMANCE_TEST_ISSUER_PRIVATE_KEY_PEM'] : []),
+  ...(rosteringSelected(process.argv) && !process.argv.includes('--list') ? [FOREIGN_KEY_ENV] : []),
+]);
+// The reference has no default admin credential (decisions #33): one secret per run, given to
+// the reference and read by the suites through the target file's secretEnv.
+if (isEmbeddedReference) process.env.CONFORMANCE_ADMIN_SECRET ??= randomBytes(24).toString('base64url');
 
 // REFERENCE_COVERAGE=1 runs the reference under c8; `append` adds to the last run's coverage
 // (npm test measures both embedded targets together).
@@ -82,6 +83,7 @@ function embeddedPlan(): Embedded {
 // tests, so the workers inherit the decision (suites/_harness/judged-model.ts reads it).
 await decideStandardOnce(target, embeddedConfig);
 
+await keys;
 const embedded = isEmbeddedReference && !process.argv.includes('--list') ? embeddedPlan() : undefined;
 // Workers by the round trip to the deployment, measured once (workers.ts).
 const workers = await decideWorkersOnce(target, isEmbeddedReference);

@@ -1,6 +1,7 @@
 import type { HttpClient, HttpResponse } from '../../_harness/http.js';
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { pastThrottle } from '../../_harness/throttle.js';
+import { FOREIGN_KEY_ENV } from '../../_harness/run-keys.js';
 import { readFileSync } from 'node:fs';
 import { expect } from '../../_harness/expect.js';
 import { SignJWT, decodeJwt, importPKCS8, type JWTPayload } from 'jose';
@@ -19,11 +20,11 @@ let foreignKey: string | undefined;
 
 /**
  * A private key of the suites' own that no deployment trusts (PKCS#8 PEM), to sign tokens that
- * must be refused. Made once per worker: an RSA key costs 0.2–0.9 s of CPU, and the tests that
- * forge tokens made one each.
+ * must be refused. Made once per run by Playwright's configuration (run-keys.ts), or else once
+ * per worker: an RSA key costs 0.2–0.9 s of CPU, and the tests that forge tokens made one each.
  */
 export function foreignKeyPem(): string {
-  return foreignKey ??= generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  return foreignKey ??= process.env[FOREIGN_KEY_ENV] ?? generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 }
 
 /**
