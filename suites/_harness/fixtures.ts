@@ -48,13 +48,13 @@ export class DataClient {
     readonly token: string | undefined,
     private readonly created: { url: string }[],
     /** Where the test's exchanges are kept, as evidence if it fails. */
-    private readonly exchanges: Exchange[] = [],
+    private readonly exchanges: Recorded[] = [],
   ) {}
 
   private async recorded(method: string, url: string, headers: Record<string, string>, body: string | undefined, send: Promise<HttpResponse>): Promise<HttpResponse> {
     const res = await send;
     // Through the test's own request fixture, the exchange is recorded there already.
-    if ((this.request as unknown as Record<symbol, unknown>)[RECORDS] !== true) keep(this.exchanges, await exchangeOf(method, url, headers, body, res));
+    if ((this.request as unknown as Record<symbol, unknown>)[RECORDS] !== true) keep(this.exchanges, method, url, headers, body, res);
     return res;
   }
 
@@ -186,7 +186,7 @@ interface Fixtures {
   /** The same request context with no credentials. */
   anon: DataClient;
   /** The HTTP exchanges of the test, attached as evidence when it fails. */
-  exchanges: Exchange[];
+  exchanges: Recorded[];
   /** Applies the target's known deviations (automatic). */
   knownDeviations: void;
 }
@@ -214,8 +214,17 @@ const RECORDS = Symbol('records exchanges');
 const UNRECORDED = Symbol('the request context recording wraps');
 /** The context under a recording one: cleanup after the test is no evidence of what failed. */
 const unrecorded = (request: HttpClient): HttpClient => ((request as unknown as Record<symbol, HttpClient | undefined>)[UNRECORDED] ?? request);
-/** The last 20 exchanges of a test are kept. */
-const keep = (exchanges: Exchange[], e: Exchange) => { exchanges.push(e); if (exchanges.length > 20) exchanges.shift(); };
+/**
+ * An exchange kept as evidence, written out (headers redacted, bodies cut) only if the test
+ * fails: most tests pass, and writing out each exchange was about 1 % of a worker's CPU.
+ */
+type Recorded = () => Promise<Exchange>;
+/** The last 20 exchanges of a test are kept. The request headers are copied: the caller's object may change after. */
+function keep(exchanges: Recorded[], method: string, url: string, headers: Record<string, string>, body: string | undefined, res: HttpResponse): void {
+  const sent = { ...headers };
+  exchanges.push(() => exchangeOf(method, url, sent, body, res));
+  if (exchanges.length > 20) exchanges.shift();
+}
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'fetch']);
 
 /**
@@ -223,7 +232,7 @@ const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'fetch
  * so that a failing test that talks HTTP itself (the rostering suites, token tests) carries the
  * same replayable evidence as one using the data client.
  */
-function recording(request: HttpClient, exchanges: Exchange[]): HttpClient {
+function recording(request: HttpClient, exchanges: Recorded[]): HttpClient {
   return new Proxy(request, {
     get(context, prop) {
       if (prop === RECORDS) return true;
@@ -237,7 +246,7 @@ function recording(request: HttpClient, exchanges: Exchange[]): HttpClient {
         const method = prop === 'fetch' ? (options.method ?? 'GET').toUpperCase() : prop.toUpperCase();
         const body = options.data !== undefined ? (typeof options.data === 'string' ? options.data : JSON.stringify(options.data))
           : options.form ? new URLSearchParams(Object.fromEntries(Object.entries(options.form).map(([k, v]) => [k, String(v)]))).toString() : undefined;
-        keep(exchanges, await exchangeOf(method, url, options.headers ?? {}, body, res));
+        keep(exchanges, method, url, options.headers ?? {}, body, res);
         return res;
       };
     },
@@ -270,10 +279,10 @@ export const test = _baseTest.extend<Fixtures, WorkerFixtures>({
     await use(recording(sharedClient(extraHTTPHeaders ?? {}), exchanges));
   }, { box: 'self' }],
   exchanges: [async ({}, use, testInfo) => {
-    const list: Exchange[] = [];
+    const list: Recorded[] = [];
     await use(list);
     if (testInfo.status !== testInfo.expectedStatus && list.length) {
-      await testInfo.attach('exchanges', { body: JSON.stringify(list), contentType: 'application/json' });
+      await testInfo.attach('exchanges', { body: JSON.stringify(await Promise.all(list.map((exchange) => exchange()))), contentType: 'application/json' });
     }
   }, { box: 'self' }],
   knownDeviations: [async ({}, use, testInfo) => {
