@@ -1,5 +1,5 @@
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -25,17 +25,16 @@ const runOf = (file: string) => file.slice(0, file.indexOf('.'));
  * The process's ledger files, kept open for appending: opening, appending and closing a file
  * for every line (with the directory made again) cost a worker about 3 % of its CPU. A line is
  * in the file once writeSync returns, as it was with appendFileSync, so a killed process loses
- * nothing written. A file removed meanwhile (a run's ledger forgotten) is opened anew.
+ * nothing written. A run's files are removed only once it ended (endRun, forgetEmptyEndedRuns,
+ * a cleanup of a run no longer in progress), by forget: it closes this process's files of the
+ * run, so a line after it goes to a new file. (Asking the file system before every line whether
+ * the file was removed meanwhile was another 1 % of a worker's CPU.)
  */
 const openFiles = new Map<string, number>();
 
 function append(run: string, line: object): void {
   const file = join(LEDGER_DIR, `${run}.${process.pid}.jsonl`);
   let fd = openFiles.get(file);
-  if (fd !== undefined && fstatSync(fd).nlink === 0) {
-    closeSync(fd);
-    fd = undefined;
-  }
   if (fd === undefined) {
     mkdirSync(LEDGER_DIR, { recursive: true });
     fd = openSync(file, 'a');
@@ -82,6 +81,11 @@ export function endRun(run: string): string[] {
 
 /** Removes a run's ledger files (all its records are gone). */
 export function forget(run: string): void {
+  for (const [file, fd] of openFiles) {
+    if (runOf(basename(file)) !== run) continue;
+    closeSync(fd);
+    openFiles.delete(file);
+  }
   if (!existsSync(LEDGER_DIR)) return;
   for (const f of readdirSync(LEDGER_DIR)) if (runOf(f) === run) rmSync(join(LEDGER_DIR, f), { force: true });
 }
