@@ -135,6 +135,7 @@ export class RequestValidator {
     let shared = this.requestParameters.get(key);
     if (!shared) {
       // Without its body (compiled apart, below): the validator then checks the parameters only.
+      // (`!`: openapi-backend answers null only for an operation without an id; every one here has its id.)
       shared = this.validator.buildRequestValidatorsForOperation({ ...op, requestBody: undefined })!;
       this.requestParameters.set(key, shared);
     }
@@ -157,7 +158,7 @@ export class RequestValidator {
     let shared = byRequired.get(body!.required);
     if (!shared) {
       // Built from the body alone; the parameter validator that comes with it is dropped (it
-      // would refuse every query parameter, this bare operation declaring none).
+      // would refuse every query parameter, this bare operation declaring none). It has its id (`!`).
       shared = validator.buildRequestValidatorsForOperation({ operationId, requestBody: body } as Operation)!.filter(validatesBody);
       byRequired.set(body!.required, shared);
     }

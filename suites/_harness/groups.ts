@@ -5,7 +5,7 @@ export const GROUP_SIZE = 4;
 
 /**
  * Defines the tests of each item (usually one test per resource of the model) in anonymous
- * groups of `size` items, each group run in order by one worker, the groups in parallel.
+ * groups of GROUP_SIZE items, each group run in order by one worker, the groups in parallel.
  *
  * Why: for every group it runs, Playwright's worker binds the test's whole file anew, cloning
  * every test of the file and hashing each one's id (bindFileSuiteToProject). With fullyParallel
@@ -18,11 +18,11 @@ export const GROUP_SIZE = 4;
  * fixtures, and in the default mode a failed test does not skip the rest of its group (the
  * group goes on in a new worker, as any test after a failure does).
  */
-export function inGroups<T>(items: readonly T[], define: (item: T) => void, size = GROUP_SIZE): void {
-  for (let i = 0; i < items.length; i += size) {
+export function inGroups<T>(items: readonly T[], define: (item: T) => void): void {
+  for (let i = 0; i < items.length; i += GROUP_SIZE) {
     test.describe(() => {
       test.describe.configure({ mode: 'default' });
-      for (const item of items.slice(i, i + size)) define(item);
+      for (const item of items.slice(i, i + GROUP_SIZE)) define(item);
     });
   }
 }
