@@ -17,7 +17,9 @@ import { concurrentShards, yearsPerShard } from './run-id.js';
  * timers, not HTTP (tools/strength/delay-proxy.ts): sixteen 88 s, twenty-four 77–83 s, thirty-two
  * 77–84 s, forty 90 s, forty-eight 106 s; later, within one hour: twelve 108 s, sixteen 90 s,
  * twenty-four 87 s, then with fewer requests per test sixteen 83 s, twenty-four 73–75 s,
- * thirty-two 80 s (24 workers are CPU-bound on two cores, 12 and 16 wait on the network); each
+ * thirty-two 80 s (24 workers are CPU-bound on two cores, 12 and 16 wait on the network); with
+ * less CPU per test (checks not run as steps, the compiled reference): sixteen 78 s, twenty
+ * 72 s, twenty-four 71–73 s, twenty-eight 72 s; each
  * worker's start (Playwright's own modules most of
  * it) costs about 0.9 CPU-seconds, all of them at once before the first test. The embedded
  * reference, and a deployment that answers sooner, share this machine's cores with the workers:
