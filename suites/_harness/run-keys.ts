@@ -10,7 +10,7 @@ import { generateKeyPair } from 'node:crypto';
  */
 export const FOREIGN_KEY_ENV = 'CONFORMANCE_FOREIGN_PRIVATE_KEY_PEM';
 
-export function rsaPrivateKeyPem(): Promise<string> {
+function rsaPrivateKeyPem(): Promise<string> {
   return new Promise((resolve, reject) => {
     generateKeyPair('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }, (err, _publicKey, privateKey) => (err ? reject(err) : resolve(privateKey)));
   });
