@@ -9,6 +9,8 @@
  * --data-standard: the data standard served (the configuration's `dataStandard`, which it overrides).
  * --recover: start even if a durable store's journal is damaged, dropping (and counting) the bad records.
  */
+// First: keeps nextTick on its fast path before any full collection (see tick-shape.ts).
+import './http/tick-shape.js';
 import { parseArgs } from 'node:util';
 import type { ReferenceConfig } from './config/types.js';
 import { ConfigError } from './config/load.js';

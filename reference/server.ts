@@ -1,3 +1,5 @@
+// First: keeps nextTick on its fast path before any full collection (see tick-shape.ts).
+import './http/tick-shape.js';
 import { readFileSync } from 'node:fs';
 import { repoFile } from '../spec/repo-files.js';
 import type { AddressInfo, Socket } from 'node:net';
