@@ -21,6 +21,7 @@ import { feed, getAll, partitions } from './handlers/collection.js';
 import { getById, put, remove } from './handlers/item.js';
 import { upsert } from './handlers/upsert.js';
 import { ALLOWED, methodNotAllowed, parseId, resolveRoute, type Route } from './routes.js';
+import { withoutTrailingSlashes } from '../http/paths.js';
 import type { RequestValidator } from './validator.js';
 
 export interface DataApiParts {
@@ -115,9 +116,7 @@ export function fixedPaths(router: Router): Set<string> | undefined {
 }
 
 export function fixedPathKey(path: string): string {
-  let end = path.length;
-  while (end > 0 && path.charCodeAt(end - 1) === 47) end--; // '/'
-  return path.slice(0, end).toLowerCase();
+  return withoutTrailingSlashes(path).toLowerCase();
 }
 
 /** Fixed endpoints: a known path with another method is 405, anything else 404. */

@@ -1,5 +1,6 @@
 import type { CompiledModel, CompiledResource } from '../../spec/model/compiled.js';
 import { Problem } from '../http/problems.js';
+import { withoutTrailingSlashes } from '../http/paths.js';
 
 /**
  * O(1) routing of data-API paths (`{ns}/{resource}[/{id}|/deletes|/keyChanges|/partitions]`): a lookup of the
@@ -27,7 +28,7 @@ const notFound = () => new Problem('not-found');
 
 /** `rest` is the path after `/data/v3/`, e.g. `core/academicWeeks/abc`; `segment` the deployment's namespace segment. */
 export function resolveRoute(model: CompiledModel, rest: string, segment: string): Route {
-  const segments = rest.replace(/\/+$/, '').split('/');
+  const segments = withoutTrailingSlashes(rest).split('/');
   if (segments.length < 2 || segments.length > 3) throw notFound();
   const [ns, endpoint, third] = segments;
   if (ns.toLowerCase() !== segment.toLowerCase()) throw notFound();
