@@ -29,12 +29,17 @@ export const isProfileMediaType = (mediaType: string, vendor: string) => profile
 
 /** The profile media type named in Accept, if any (other types are ordinary JSON reads). */
 export function profileAccept(ctx: Context, vendor: string): string | undefined {
+  const accept = ctx.get('accept');
+  // Every profile type has dots (application/vnd.<vendor>.…); the usual Accept has none: no copies.
+  if (!accept.includes('.')) return undefined;
   const start = `application/vnd.${vendor}.`.toLowerCase();
-  return ctx.get('accept').split(',').map((t) => t.split(';')[0].trim()).find((t) => t.toLowerCase().startsWith(start));
+  return accept.split(',').map((t) => t.split(';')[0].trim()).find((t) => t.toLowerCase().startsWith(start));
 }
 
 export function profileFor(api: DataApi, ctx: Context, resource: CompiledResource, direction: 'read' | 'write', mediaType: string | undefined): (AppliedProfile & { mediaType: string }) | undefined {
   const { client } = principalOf(ctx);
+  // No profile asked for and none defined: nothing below can apply or be required.
+  if (!mediaType && !api.settings.profiles.length) return undefined;
   const assigned = api.settings.profiles.filter((p) => client.profiles.includes(p.name) && p.resources[resource.endpoint]);
   const vendor = api.settings.naming.mediaTypeVendor;
   const match = mediaType ? profileType(vendor).exec(mediaType.trim()) : null;

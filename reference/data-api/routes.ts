@@ -31,17 +31,18 @@ export function resolveRoute(model: CompiledModel, rest: string, segment: string
   const segments = withoutTrailingSlashes(rest).split('/');
   if (segments.length < 2 || segments.length > 3) throw notFound();
   const [ns, endpoint, third] = segments;
-  if (ns.toLowerCase() !== segment.toLowerCase()) throw notFound();
+  if (ns !== segment && ns.toLowerCase() !== segment.toLowerCase()) throw notFound();
   const resource = model.byEndpoint.get(endpoint.toLowerCase());
   if (!resource) throw notFound();
   if (third === undefined) return { kind: 'collection', resource };
-  const lower = third.toLowerCase();
+  // Only a segment as long as one of the three names can be one (an id never is): no copy of ids.
+  const lower = third.length === 7 || third.length === 10 ? third.toLowerCase() : '';
   if (lower === 'deletes') return { kind: 'deletes', resource };
   if (lower === 'keychanges') return { kind: 'keyChanges', resource };
   if (lower === 'partitions') return { kind: 'partitions', resource };
   // A segment that does not percent-decode is kept as sent: parseId then refuses it (400).
   let id = third;
-  try { id = decodeURIComponent(third); } catch { /* not decodable */ }
+  if (third.includes('%')) try { id = decodeURIComponent(third); } catch { /* not decodable */ }
   return { kind: 'item', resource, id };
 }
 
@@ -56,8 +57,8 @@ export function methodNotAllowed(route: Route, method: string): Problem {
 
 /** Ids are GUIDs; any usual spelling is accepted and normalised to 32 lower-case hex digits. */
 export function parseId(raw: string): string {
-  // The usual spelling, the one the API writes, is already normalised: one test, no copies.
-  if (raw.length === 32 && /^[0-9a-f]{32}$/.test(raw)) return raw;
+  // The usual spelling, the one the API writes, is already normalised: one pass, no copies.
+  if (isLowerHex32(raw)) return raw;
   // Braces come in pairs: `{…}` or none.
   const bare = /^\{.*\}$/.test(raw) ? raw.slice(1, -1) : raw;
   const hex = bare.replace(/-/g, '').toLowerCase();
@@ -65,4 +66,14 @@ export function parseId(raw: string): string {
     throw new Problem('bad-request:data-validation-failed', { validationErrors: { '$.id': [`The value '${raw}' is not valid for Id.`] } });
   }
   return hex;
+}
+
+/** 32 characters, each a digit or a–f: the stored spelling of an id (a loop: a pattern's call cost more than the check). */
+function isLowerHex32(raw: string): boolean {
+  if (raw.length !== 32) return false;
+  for (let i = 0; i < 32; i++) {
+    const c = raw.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false; // 0-9, a-f
+  }
+  return true;
 }
