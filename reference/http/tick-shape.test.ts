@@ -28,7 +28,10 @@ if (keep) {
 `;
 
 function collectedShapeDeopts(mode: 'keep' | 'plain'): { deopts: number; output: string } {
-  const output = execFileSync(process.execPath, ['--import', 'tsx', '--expose-gc', '--trace-deopt', '--input-type=module', '-e', BURSTS, mode], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  // Optimized on the main thread (no concurrent recompilation): on a loaded machine a background
+  // compile could land after the bursts, and the control would then see nothing to throw away.
+  const flags = ['--import', 'tsx', '--expose-gc', '--trace-deopt', '--no-concurrent-recompilation'];
+  const output = execFileSync(process.execPath, [...flags, '--input-type=module', '-e', BURSTS, mode], { encoding: 'utf8', maxBuffer: 64 << 20 });
   const deopts = output.split('\n').filter((l) => l.includes('SharedFunctionInfo nextTick') && l.includes('reason: weak objects')).length;
   return { deopts, output };
 }
