@@ -21,7 +21,7 @@ import { createHook } from 'node:async_hooks';
  */
 let kept: object | undefined;
 
-export function keepTickEntryShape(): void {
+function keepTickEntryShape(): void {
   if (kept) return;
   const hook = createHook({
     init(_asyncId, type, _triggerAsyncId, resource) {
