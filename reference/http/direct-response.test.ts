@@ -44,13 +44,16 @@ test(`the ${MAX_HELD}th answer held writes every held one at once, and the next 
   assert.deepEqual(log.slice(-1), ['next ended (no body)']);
 });
 
-test('an answer that cannot be written drops its own connection and no other answer', async () => {
+test('an answer that cannot be written drops its own connection and no other answer, and is logged', async (t) => {
+  const logged: unknown[][] = [];
+  t.mock.method(console, 'error', (...parts: unknown[]) => { logged.push(parts); });
   const log: string[] = [];
   holdAnswer(standIn(log, 'a'));
   holdAnswer(standIn(log, 'broken', true));
   holdAnswer(standIn(log, 'c'));
   await turnEnded();
   assert.deepEqual(log, ['a ended (no body)', 'broken destroyed: broken cannot be written', 'c ended (no body)']);
+  assert.deepEqual(logged.map(([first, err]) => [first, (err as Error).message]), [['an answer could not be written:', 'broken cannot be written']]);
 });
 
 test('over HTTP, each of many requests at once gets its own answer, a lone one too', async () => {

@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { logRequestError } from './error-log.js';
 
 /** What answerDirectly needs of a response: Node's ServerResponse, or a test's stand-in. */
 interface Ending {
@@ -48,13 +49,18 @@ export function holdAnswer(res: Ending, body?: string): void {
   if (held.length >= MAX_HELD) writeHeld();
 }
 
-/** Writes every held answer; one that cannot be written drops its own connection, never the others'. */
+/**
+ * Writes every held answer; one that cannot be written drops its own connection, never the
+ * others', and is logged as a failure inside the server (a defect: before it was held, the error
+ * would have reached the request's error boundary).
+ */
 function writeHeld(): void {
   const answers = held.splice(0);
   for (const { res, body } of answers) {
     try {
       res.end(body);
     } catch (err) {
+      logRequestError('an answer could not be written:', err);
       res.destroy(err as Error);
     }
   }
