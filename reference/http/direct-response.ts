@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { logRequestError } from './error-log.js';
 
-/** What answerDirectly needs of a response: Node's ServerResponse, or a test's stand-in. */
+/** What holdAnswer needs of a response: Node's ServerResponse, or a test's stand-in. */
 interface Ending {
   end(body?: string): unknown;
   destroy(error?: Error): unknown;
