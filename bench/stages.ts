@@ -41,7 +41,9 @@ export function stageOf(frame: Frame): Stage | undefined {
   if (file === 'reference/data-api/instances') return 'instance resolution';
   if (file === 'reference/http/body') return 'body reading';
   if (file === 'reference/data-api/validator' || file === 'reference/data-api/validation-errors' || file === 'ajv' || file === 'ajv-formats') return 'validation';
-  if (['reference/data-api/normalize', 'reference/data-api/integrity', 'reference/data-api/content-checks', 'reference/data-api/bounded-copy', 'reference/data-api/visible-text'].includes(file)) return 'write checks';
+  if (['reference/data-api/normalize', 'reference/data-api/integrity', 'reference/data-api/content-checks', 'reference/data-api/bounded-copy', 'reference/data-api/visible-text', 'reference/data-api/write-plan'].includes(file)) return 'write checks';
+  // A resource's generated write plan (write-plan.ts names its code so).
+  if (frame.url.startsWith('write-plan/')) return 'write checks';
   if (file === 'reference/data-api/documents') return fn === 'render' || fn === 'renderedJson' ? 'serialisation' : 'write checks';
   if (file === 'reference/store/journal-entries' || file === 'reference/store/persistence' || file === 'reference/store/checksummed-lines') return 'journal';
   if (file.startsWith('reference/store/')) return 'store';

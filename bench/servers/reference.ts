@@ -27,7 +27,9 @@ import { profileCommands } from '../profiler.js';
  * alone cost ~2 % of an upsert's CPU.
  */
 const compiled = <T>(path: string): Promise<T> => import(new URL(`../../dist/reference/${path}`, import.meta.url).href) as Promise<T>;
-const { checkReferences, resolveDescriptors } = await compiled<typeof import('../../reference/data-api/integrity.js')>('data-api/integrity.js');
+const { checkReferences } = await compiled<typeof import('../../reference/data-api/integrity.js')>('data-api/integrity.js');
+const { checkWrite } = await compiled<typeof import('../../reference/data-api/write-plan.js')>('data-api/write-plan.js');
+const { ResolvedTargets } = await compiled<typeof import('../../reference/store/references.js')>('store/references.js');
 const loadServer = () => compiled<typeof import('../../reference/server.js')>('server.js');
 
 const mode = process.argv[2] ?? 'reference';
@@ -64,10 +66,12 @@ function res(name: string): CompiledResource {
 /** The write path minus HTTP, parsing and schema validation. */
 function write(resource: CompiledResource, doc: Record<string, unknown>): StoredRecord {
   const { store, model } = running!;
-  const errors = resolveDescriptors(model, store, resource, doc);
-  if (Object.keys(errors).length) throw new Error(`preload: ${JSON.stringify(errors)}`);
-  checkReferences(model, store, resource, doc);
-  return store.create(resource, doc);
+  const { doc: kept, refused } = checkWrite(model, store, resource, doc, { min: 1991, max: 2050 }, new ResolvedTargets(store.newestChangeVersion));
+  if (refused) throw new Error(`preload: ${JSON.stringify(refused)}`);
+  // The plan keeps no read-only member: a descriptor's id is the preload's, as an upsert assigns it.
+  if (resource.isDescriptor) kept[`${resource.name}Id`] = doc[`${resource.name}Id`];
+  checkReferences(model, store, resource, kept);
+  return store.create(resource, kept);
 }
 
 function loadBase(): number {

@@ -1,10 +1,7 @@
 import type { Fields } from '../../spec/model/dsl.js';
 import type { CompiledResource } from '../../spec/model/compiled.js';
 import { stringifyExact } from '../http/exact-json.js';
-import { expandPaths } from '../store/json-path.js';
 import { keyText } from '../store/keys.js';
-import type { ValidationErrors } from './validation-errors.js';
-import { isBlank } from './visible-text.js';
 
 /**
  * Checks on stored content the schema cannot express: dangerous markup (decisions #10), text
@@ -13,7 +10,8 @@ import { isBlank } from './visible-text.js';
  * configured school-year range (seed Limits), and duplicate items of a collection (items are
  * identified by their key fields, compared as natural keys are): one error at the collection's
  * path naming the first item that repeats an earlier one, as ODS/API and DMS report it
- * (decisions #46).
+ * (decisions #46). The write plan (write-plan.ts) applies them where the model places them, as
+ * it walks a body once.
  */
 
 /** `<` followed by a letter, `!`, `/` or `?`, or `&#`: the classic cross-site-scripting shapes. */
@@ -33,19 +31,14 @@ const unstorable = (s: string) => !(s as string & { isWellFormed(): boolean }).i
 const CONTROL = /[\x01-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]/;
 
 /**
- * Paths (`[*]` for items) of the text that must show something: string members that are
+ * The paths (`[*]` for items) of the text that must show something: string members that are
  * required or part of a key, and the string fields of references (the target's key), as the
- * schema gives them its not-blank pattern. Computed once per resource.
+ * schema gives them its not-blank pattern. In the order the checks report them.
  */
-const requiredTextCache = new WeakMap<CompiledResource, string[]>();
-function requiredText(resource: CompiledResource): string[] {
-  let paths = requiredTextCache.get(resource);
-  if (!paths) {
-    paths = [];
-    collectRequiredText(resource.fields, '$', paths);
-    for (const r of resource.references) for (const f of r.fields) if (f.kind === 'string') paths.push(`${r.path}.${f.property}`);
-    requiredTextCache.set(resource, paths);
-  }
+export function requiredTextPaths(resource: CompiledResource): string[] {
+  const paths: string[] = [];
+  collectRequiredText(resource.fields, '$', paths);
+  for (const r of resource.references) for (const f of r.fields) if (f.kind === 'string') paths.push(`${r.path}.${f.property}`);
   return paths;
 }
 function collectRequiredText(fields: Fields, base: string, out: string[]): void {
@@ -56,66 +49,71 @@ function collectRequiredText(fields: Fields, base: string, out: string[]): void 
   }
 }
 
-export function contentErrors(resource: CompiledResource, doc: Record<string, unknown>, schoolYears: { min: number; max: number }): ValidationErrors {
-  const errors: ValidationErrors = {};
-  checkLeaves(doc, '$', [], errors, schoolYears);
-  for (const path of requiredText(resource)) {
-    for (const at of expandPaths(doc, path)) {
-      if (typeof at.value === 'string' && isBlank(at.value)) add(errors, at.path, `${path.slice(path.lastIndexOf('.') + 1)} is required and should not be left empty.`);
-    }
-  }
-  for (const c of resource.collections) {
-    if (!c.itemKeys.length) continue;
-    for (const at of expandPaths(doc, c.path)) {
-      if (!Array.isArray(at.value)) continue;
-      const seen = new Set<string>();
-      const first = (at.value as Record<string, unknown>[]).findIndex((item) => {
-        // Compared as natural keys are: one text in two Unicode spellings is one key.
-        const key = stringifyExact(c.itemKeys.map((k) => { const v = item?.[k]; return typeof v === 'string' ? keyText(v) : v; }));
-        if (seen.has(key)) return true;
-        seen.add(key);
-        return false;
-      });
-      if (first >= 0) add(errors, at.path, `The ${ordinal(first + 1)} item of the ${at.path.split('.').pop()} has the same identifying values as another item earlier in the list.`);
-    }
-  }
-  return errors;
-}
-
-/** Text none of the string checks can refuse: printable ASCII but `<` and `&` (one linear pass). */
-const PLAIN = /^[\x20-\x25\x27-\x3b\x3d-\x7e]*$/;
-
-/** `schoolYear`, or a member name ending in `SchoolYear` after at least one character. */
-const isSchoolYearName = (name: string) => name === 'schoolYear' || (name.length > 10 && name.endsWith('SchoolYear'));
+/** The refusal of blank required text at `path` (a model path: its last member names the text). */
+export const blankMessage = (path: string) => `${path.slice(path.lastIndexOf('.') + 1)} is required and should not be left empty.`;
 
 /**
- * Checks every leaf value of a document: `name` is the member holding it (an item's, its list's)
- * and `keys` the members and indexes down to it, made into a JSON path only when a check reports
- * one, since nearly every leaf passes. Plain recursion with the state passed along, no closure
- * made per body: closures made per body cost more than the checks (bench microprofile: 1.8 µs
- * per studentSchoolAssociation).
+ * The index of the first item of a collection that repeats an earlier one, or -1. Items are
+ * compared by their key members as natural keys are: one text in two Unicode spellings is one key.
  */
-function checkLeaves(v: unknown, name: string, keys: (string | number)[], errors: ValidationErrors, schoolYears: { min: number; max: number }): void {
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) { keys.push(i); checkLeaves(v[i], name, keys, errors, schoolYears); keys.pop(); }
-  } else if (v && typeof v === 'object') {
-    for (const k of Object.keys(v)) { keys.push(k); checkLeaves((v as Record<string, unknown>)[k], k, keys, errors, schoolYears); keys.pop(); }
-  } else if (typeof v === 'string') {
-    // Most text is printable ASCII without `<` or `&`: none of the three checks can fire.
-    if (PLAIN.test(v)) return;
-    if (DANGEROUS.test(v)) addAt(errors, keys, `${name} contains a potentially dangerous value.`);
-    if (unstorable(v)) addAt(errors, keys, `${name} contains a character that cannot be stored (a lone surrogate or NUL).`);
-    if (CONTROL.test(v)) addAt(errors, keys, `${name} contains a control character; only tab, line feed and carriage return are allowed.`);
-  } else if ((typeof v === 'number' || typeof v === 'bigint') && isSchoolYearName(name)) {
-    const year = Number(v);
-    if (year < schoolYears.min || year > schoolYears.max) addAt(errors, keys, `${name} must be between ${schoolYears.min} and ${schoolYears.max}.`);
-  }
+export function firstRepeat(items: Record<string, unknown>[], itemKeys: string[]): number {
+  const seen = new Set<string>();
+  return items.findIndex((item) => {
+    const key = stringifyExact(itemKeys.map((k) => { const v = item?.[k]; return typeof v === 'string' ? keyText(v) : v; }));
+    if (seen.has(key)) return true;
+    seen.add(key);
+    return false;
+  });
 }
 
-/** Adds a message at the JSON path the keys name. */
-const addAt = (errors: ValidationErrors, keys: (string | number)[], message: string) => add(errors, keys.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : `${p}.${k}`), '$'), message);
+/** The refusal of a collection (named `name`) whose item at `index` repeats an earlier one. */
+export const repeatMessage = (index: number, name: string) => `The ${ordinal(index + 1)} item of the ${name} has the same identifying values as another item earlier in the list.`;
 
-const add = (errors: ValidationErrors, path: string, message: string) => (errors[path] ??= []).push(message);
+/** Text none of the string checks can refuse: printable ASCII but `<` and `&` (one linear pass). */
+export const PLAIN = /^[\x20-\x25\x27-\x3b\x3d-\x7e]*$/;
+
+/** `schoolYear`, or a member name ending in `SchoolYear` after at least one character. */
+export const isSchoolYearName = (name: string) => name === 'schoolYear' || (name.length > 10 && name.endsWith('SchoolYear'));
+
+/** Where the checks report a failure: the JSON path and the message. */
+export type Report = (path: string, message: string) => void;
+
+/**
+ * The refusals of one text value held by the member `name`: dangerous markup, a character that
+ * cannot be stored, a control character. Called only for text PLAIN does not pass.
+ */
+export function checkText(text: string, name: string, path: string, report: Report): void {
+  if (DANGEROUS.test(text)) report(path, `${name} contains a potentially dangerous value.`);
+  if (unstorable(text)) report(path, `${name} contains a character that cannot be stored (a lone surrogate or NUL).`);
+  if (CONTROL.test(text)) report(path, `${name} contains a control character; only tab, line feed and carriage return are allowed.`);
+}
+
+/** The refusal of a school year (a number held by a member isSchoolYearName names) outside the configured range. */
+export function checkSchoolYear(v: number | bigint, name: string, path: string, schoolYears: { min: number; max: number }, report: Report): void {
+  if (outsideSchoolYears(v, schoolYears)) report(path, `${name} must be between ${schoolYears.min} and ${schoolYears.max}.`);
+}
+
+export function outsideSchoolYears(v: number | bigint, schoolYears: { min: number; max: number }): boolean {
+  const year = Number(v);
+  return year < schoolYears.min || year > schoolYears.max;
+}
+
+/**
+ * Checks every leaf of a value at `path`: `name` is the member holding it (an item's, its
+ * list's). For values the model does not shape (an extension, an object sent where text
+ * belongs), so paths are built as it goes; the write plan checks the model's own leaves inline.
+ */
+export function checkLeaves(v: unknown, name: string, path: string, schoolYears: { min: number; max: number }, report: Report): void {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) checkLeaves(v[i], name, `${path}[${i}]`, schoolYears, report);
+  } else if (v && typeof v === 'object') {
+    for (const k of Object.keys(v)) checkLeaves((v as Record<string, unknown>)[k], k, `${path}.${k}`, schoolYears, report);
+  } else if (typeof v === 'string') {
+    if (!PLAIN.test(v)) checkText(v, name, path, report);
+  } else if ((typeof v === 'number' || typeof v === 'bigint') && isSchoolYearName(name)) {
+    checkSchoolYear(v, name, path, schoolYears, report);
+  }
+}
 
 function ordinal(n: number): string {
   const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';

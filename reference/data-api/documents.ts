@@ -1,51 +1,6 @@
-import type { Field, Fields } from '../../spec/model/dsl.js';
 import type { CompiledModel } from '../../spec/model/compiled.js';
 import { stringifyExact } from '../http/exact-json.js';
 import type { StoredRecord } from '../store/store.js';
-
-/**
- * What gets stored of a write body: only the model's members (unknown extras are ignored and not
- * stored, decisions #16), without nulls (responses omit null members, as upstream does), and
- * without read-only members such as `link`, `id`, `_etag`.
- */
-export function prune(model: CompiledModel, fields: Fields, value: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, f] of members(fields)) {
-    const v = value[name];
-    if (v === null || v === undefined) continue;
-    // Values of the wrong shape are reported by schema validation; here they are only skipped.
-    const isObject = typeof v === 'object' && !Array.isArray(v);
-    if ((f.kind === 'reference' || f.kind === 'object') && !isObject) continue;
-    if (f.kind === 'collection' && !Array.isArray(v)) continue;
-    switch (f.kind) {
-      case 'reference': {
-        const shape = referenceProperties(model, f.target);
-        const ref: Record<string, unknown> = {};
-        for (const p of shape) if ((v as Record<string, unknown>)[p] !== undefined && (v as Record<string, unknown>)[p] !== null) ref[p] = (v as Record<string, unknown>)[p];
-        out[name] = ref;
-        break;
-      }
-      case 'collection':
-        out[name] = (v as unknown[]).map((item) => (item && typeof item === 'object' && !Array.isArray(item) ? prune(model, f.item, item as Record<string, unknown>) : {}));
-        break;
-      case 'object':
-        out[name] = prune(model, f.fields, v as Record<string, unknown>);
-        break;
-      default:
-        if ('readOnly' in f && f.readOnly) continue;
-        out[name] = v;
-    }
-  }
-  return out;
-}
-
-/** A model's members as entries, made once per member list: every write walks them. */
-const entriesCache = new WeakMap<Fields, [string, Field][]>();
-function members(fields: Fields): [string, Field][] {
-  let entries = entriesCache.get(fields);
-  if (!entries) entriesCache.set(fields, (entries = Object.entries(fields)));
-  return entries;
-}
 
 /**
  * The members a reference to `target` holds, per model: a process may serve (or test) several
@@ -53,7 +8,7 @@ function members(fields: Fields): [string, Field][] {
  * `periodSequence` in DS 4.0, by `gradingPeriodName` later).
  */
 const shapeCache = new WeakMap<CompiledModel, Map<string, string[]>>();
-function referenceProperties(model: CompiledModel, target: string): string[] {
+export function referenceProperties(model: CompiledModel, target: string): string[] {
   let shapes = shapeCache.get(model);
   if (!shapes) shapeCache.set(model, (shapes = new Map()));
   let shape = shapes.get(target);

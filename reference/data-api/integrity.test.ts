@@ -1,12 +1,19 @@
 /**
  * Key unification (seed: same-named key values given differently across references are refused):
- * checkUnification reports every path of a value that disagrees, and nothing when the values
+ * a write reports every path of a value that disagrees, and nothing when the values
  * agree, when one side is absent or null, across references and across collection items.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { model } from '../../spec/model/index.js';
-import { checkUnification } from './integrity.js';
+import type { CompiledResource } from '../../spec/model/compiled.js';
+import { ResolvedTargets, type RecordLookup } from '../store/references.js';
+import { checkWrite } from './write-plan.js';
+
+/** Unification as a write reports it: the write plan's third group of refusals. */
+const NO_RECORDS = { collection: () => ({ byKey: new Map() }) } as unknown as RecordLookup;
+const checkUnification = (resource: CompiledResource, doc: Record<string, unknown>) =>
+  checkWrite(model, NO_RECORDS, resource, doc, { min: 1991, max: 2050 }, new ResolvedTargets(0)).refused?.[2] ?? {};
 
 const ssa = model.byName.get('studentSchoolAssociation')!;
 const bellSchedule = model.byName.get('bellSchedule')!;

@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs';
 import { operationIds, validationDocument } from '../../spec/generate/openapi-data.js';
 import { compileServed } from '../../spec/model/served.js';
 import { startForTest } from '../tests/helpers.js';
-import { contentErrors } from './content-checks.js';
+import { ResolvedTargets, type RecordLookup } from '../store/references.js';
+import type { CompiledResource } from '../../spec/model/compiled.js';
+import { checkWrite } from './write-plan.js';
 import { normalizeBody as normalized } from './normalize.js';
 import { bodyErrors, jsonPath, queryErrors, REPORTED_PATHS, reportedValidationErrors } from './validation-errors.js';
 import { REPORT_BUDGET, RequestValidator } from './validator.js';
@@ -23,6 +25,11 @@ let ref: Ref;
 const model = compileServed('5.2');
 const NS = 'uri://validation.example';
 const resource = (name: string) => model.byName.get(name)!;
+
+/** The content checks as a write reports them: the write plan's second group of refusals (no descriptor is stored). */
+const NO_RECORDS = { collection: () => ({ byKey: new Map() }) } as unknown as RecordLookup;
+const contentErrors = (r: CompiledResource, doc: Record<string, unknown>, years: { min: number; max: number }) =>
+  checkWrite(model, NO_RECORDS, r, doc, years, new ResolvedTargets(0)).refused?.[1] ?? {};
 
 const post = (endpoint: string, body: unknown) => ref.data(endpoint, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });
 /** The validationErrors of a refused write (400 data-validation-failed). */
@@ -261,8 +268,11 @@ test('content checks: markup, unstorable text, school years at both bounds, dupl
   for (const year of [1990, 2051, 1990n]) {
     assert.deepEqual(contentErrors(calendar, { ...base, schoolYearTypeReference: { schoolYear: year } }, years), { '$.schoolYearTypeReference.schoolYear': ['schoolYear must be between 1991 and 2050.'] }, String(year));
   }
-  // Any member named schoolYear or ending in SchoolYear; not one merely containing it.
-  assert.deepEqual(Object.keys(contentErrors(resource('student'), { birthDate: 'x', cohortYears: [{ entrySchoolYear: 1900, schoolYearCount: 1900, mySchoolYearX: 1900, fooschoolYear: 1900, SchoolYear: 1900 }] }, years)), ['$.cohortYears[0].entrySchoolYear']);
+  // Any member named schoolYear or ending in SchoolYear; not one merely containing it: in what
+  // the model shapes (a reference's graduationSchoolYear) and in what it does not (an object
+  // sent where text belongs, which the schema refuses, and the checks still read).
+  assert.deepEqual(Object.keys(contentErrors(resource('studentSchoolAssociation'), { graduationPlanReference: { graduationSchoolYear: 1900, educationOrganizationId: 1, graduationPlanTypeDescriptor: 'x' } }, years)), ['$.graduationPlanReference.graduationSchoolYear']);
+  assert.deepEqual(Object.keys(contentErrors(resource('student'), { birthDate: 'x', birthCity: { entrySchoolYear: 1900, schoolYearCount: 1900, mySchoolYearX: 1900, fooschoolYear: 1900, SchoolYear: 1900 } }, years)), ['$.birthCity.entrySchoolYear']);
   assert.deepEqual(contentErrors(calendar, { ...base, schoolYearTypeReference: { schoolYear: '1900' } }, years), {}, 'text is the schema’s to refuse');
 
   for (const dangerous of ['<script>', 'a <b', '</x', '<!--', '<?xml', '&#60;']) {

@@ -48,7 +48,11 @@ function lookupsOf(model: CompiledModel, ref: CompiledReference): Lookup[] {
 
 /** The descriptor record a `<namespace>#<codeValue>` value names (case-insensitive). */
 export function findDescriptor(model: CompiledModel, store: RecordLookup, descriptor: string, value: string): StoredRecord | undefined {
-  const resource = descriptorResource(model, descriptor);
+  return descriptorRecord(store, descriptorResource(model, descriptor), value);
+}
+
+/** The record of the descriptor resource (none: the model has no such descriptor) a value names. */
+export function descriptorRecord(store: RecordLookup, resource: CompiledResource | undefined, value: string): StoredRecord | undefined {
   if (!resource) return undefined;
   const key = descriptorKey(resource, value);
   return key === undefined ? undefined : store.collection(resource.name).byKey.get(key);
@@ -60,7 +64,7 @@ export function findDescriptor(model: CompiledModel, store: RecordLookup, descri
  * write (0.1 µs each).
  */
 const descriptorResources = new WeakMap<CompiledModel, Map<string, CompiledResource | undefined>>();
-function descriptorResource(model: CompiledModel, descriptor: string): CompiledResource | undefined {
+export function descriptorResource(model: CompiledModel, descriptor: string): CompiledResource | undefined {
   let byDescriptor = descriptorResources.get(model);
   if (!byDescriptor) descriptorResources.set(model, (byDescriptor = new Map()));
   let resource = byDescriptor.get(descriptor);

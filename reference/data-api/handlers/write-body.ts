@@ -4,11 +4,9 @@ import { parseJson, readText, requireJsonContentType } from '../../http/body.js'
 import { bigIntegers, stringifyExact } from '../../http/exact-json.js';
 import { Problem } from '../../http/problems.js';
 import type { DataApi } from '../context.js';
-import { contentErrors } from '../content-checks.js';
 import { normalizeBody } from '../normalize.js';
-import { prune } from '../documents.js';
 import { isProfileMediaType, profileFor, type AppliedProfile } from '../profiles.js';
-import { checkUnification, resolveDescriptors } from '../integrity.js';
+import { checkWrite } from '../write-plan.js';
 import { bodyErrors, REPORTED_PATHS, reportedValidationErrors, type ValidationErrors } from '../validation-errors.js';
 import { boundedCopy } from '../bounded-copy.js';
 import { REPORT_BUDGET } from '../validator.js';
@@ -16,7 +14,7 @@ import { ResolvedTargets } from '../../store/references.js';
 
 /**
  * The shared front half of POST and PUT (decisions #11 order): content type (415), body (400
- * bad-request), schema and key unification (400), descriptors (400). Returns the document to
+ * bad-request), schema, descriptors, content and key unification (400, write-plan.ts). Returns the document to
  * store: model members only, descriptor values in canonical spelling.
  */
 export async function readWriteBody(api: DataApi, ctx: Context, resource: CompiledResource, operationId: string, opts: { rejectId: boolean }): Promise<{ doc: Record<string, unknown>; profile?: AppliedProfile; resolved: ResolvedTargets }> {
@@ -45,13 +43,11 @@ export async function readWriteBody(api: DataApi, ctx: Context, resource: Compil
   // one the schema refused too large to read whole is checked in the part it was read in.
   if (Object.keys(validationErrors).length >= REPORTED_PATHS) throw dataValidationFailed(validationErrors, false);
   const readable = complete ? body : boundedCopy(body, REPORT_BUDGET).copy;
-  const doc = prune(api.model, resource.fields, readable as Record<string, unknown>);
-  // Descriptors first: they are rewritten to their canonical spelling, which the duplicate-item
-  // and unification checks then compare.
+  // One pass keeps the model's members, resolves descriptors to their canonical spelling (which
+  // the duplicate-item and unification checks then compare) and runs the content checks.
   const resolved = new ResolvedTargets(api.store.newestChangeVersion);
-  addWithin(validationErrors, resolveDescriptors(api.model, api.store, resource, doc, resolved));
-  addWithin(validationErrors, contentErrors(resource, doc, api.settings.schoolYears));
-  addWithin(validationErrors, checkUnification(resource, doc));
+  const { doc, refused } = checkWrite(api.model, api.store, resource, readable as Record<string, unknown>, api.settings.schoolYears, resolved);
+  if (refused) for (const errors of refused) addWithin(validationErrors, errors);
   if (Object.keys(validationErrors).length) throw dataValidationFailed(validationErrors, complete);
   return { doc, resolved, ...(profile ? { profile } : {}) };
 }
