@@ -66,11 +66,11 @@ function res(name: string): CompiledResource {
 /** The write path minus HTTP, parsing and schema validation. */
 function write(resource: CompiledResource, doc: Record<string, unknown>): StoredRecord {
   const { store, model } = running!;
-  const { doc: kept, refused } = checkWrite(model, store, resource, doc, { min: 1991, max: 2050 }, new ResolvedTargets(store.newestChangeVersion));
+  const { doc: kept, refused, references } = checkWrite(model, store, resource, doc, { min: 1991, max: 2050 }, new ResolvedTargets(store.newestChangeVersion));
   if (refused) throw new Error(`preload: ${JSON.stringify(refused)}`);
   // The plan keeps no read-only member: a descriptor's id is the preload's, as an upsert assigns it.
   if (resource.isDescriptor) kept[`${resource.name}Id`] = doc[`${resource.name}Id`];
-  checkReferences(model, store, resource, kept);
+  checkReferences(model, store, resource, kept, undefined, references);
   return store.create(resource, kept);
 }
 

@@ -9,6 +9,8 @@ import { model } from '../../spec/model/index.js';
 import type { CompiledResource } from '../../spec/model/compiled.js';
 import { ResolvedTargets, type RecordLookup } from '../store/references.js';
 import { checkWrite } from './write-plan.js';
+import { checkReferences } from './integrity.js';
+import { DataStore } from '../store/store.js';
 
 /** Unification as a write reports it: the write plan's third group of refusals. */
 const NO_RECORDS = { collection: () => ({ byKey: new Map() }) } as unknown as RecordLookup;
@@ -35,4 +37,25 @@ test('a value given differently is reported at every path it is given, in refere
   assert.deepEqual(Object.keys(items).sort(), ['$.classPeriods[0].classPeriodReference.schoolId', '$.classPeriods[1].classPeriodReference.schoolId', '$.schoolReference.schoolId']);
   const itemsOnly = checkUnification(bellSchedule, { classPeriods: [period(7), period(8)] });
   assert.equal(Object.keys(itemsOnly).length, 2, 'two items disagreeing, with no reference beside them');
+});
+
+test('references handed over by the write plan resolve without a walk; one that does not resolve is reported, with every other failure, at its path', () => {
+  const store = new DataStore(model);
+  const school = store.create(model.byName.get('school')!, { schoolId: 1, nameOfInstitution: 'S' });
+  const student = store.create(model.byName.get('student')!, { studentUniqueId: 'S-1', firstName: 'F', lastSurname: 'L', birthDate: '2010-01-01' });
+  const write = (body: Record<string, unknown>) => {
+    const resolved = new ResolvedTargets(store.newestChangeVersion);
+    const { doc, references } = checkWrite(model, store, ssa, body, { min: 1991, max: 2050 }, resolved);
+    checkReferences(model, store, ssa, doc, resolved, references);
+    return { doc, resolved };
+  };
+  const sent = { studentReference: { studentUniqueId: 'S-1' }, schoolReference: { schoolId: 1 }, entryDate: '2025-08-20' };
+  const { doc, resolved } = write(structuredClone(sent));
+  assert.deepEqual(new Set(resolved.records), new Set([school, student]));
+  assert.equal((doc.studentReference as Record<string, unknown>).studentUniqueId, 'S-1');
+  const refused = (body: Record<string, unknown>) => { try { write(body); } catch (e) { return (e as { body?: unknown; extra?: unknown }); } return undefined; };
+  const problem = refused({ ...structuredClone(sent), studentReference: { studentUniqueId: 'S-2' }, calendarReference: { calendarCode: 'c', schoolId: 1, schoolYear: 2025 } });
+  assert.ok(problem, 'a reference to no record is refused');
+  assert.match(JSON.stringify(problem), /The referenced Student, Calendar items do not exist/);
+  assert.match(JSON.stringify(problem), /"\$\.studentReference":\["The referenced Student item does not exist\."\].*"\$\.calendarReference"/);
 });

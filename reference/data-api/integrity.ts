@@ -1,4 +1,4 @@
-import type { CompiledModel, CompiledResource, EqualityConstraint } from '../../spec/model/compiled.js';
+import type { CompiledModel, CompiledReference, CompiledResource, EqualityConstraint } from '../../spec/model/compiled.js';
 import { stringifyExact } from '../http/exact-json.js';
 import { Problem } from '../http/problems.js';
 import type { DataStore, StoredRecord } from '../store/store.js';
@@ -46,24 +46,18 @@ export function canonicalSpelling(descriptor: StoredRecord): string {
  * Every reference of the document must name an existing record (409 unresolved-reference).
  * Key strings of a resolved reference are replaced by the equal strings of the target, so that
  * the many documents referencing one record share them. The records named are added to `resolved`.
+ * `sites`: the document's references as its write plan kept them (pairs of the reference's index
+ * and its object), so the usual write, whose references all resolve, is not walked again by path;
+ * when one does not, the walk by path reports every failure, in the order of the model's references.
  */
-export function checkReferences(model: CompiledModel, store: DataStore, resource: CompiledResource, doc: Record<string, unknown>, resolved?: ResolvedTargets): void {
+export function checkReferences(model: CompiledModel, store: DataStore, resource: CompiledResource, doc: Record<string, unknown>, resolved?: ResolvedTargets, sites?: ReferenceSites): void {
+  if (sites && resolvesAll(model, store, resource, sites, resolved)) return;
   const errors: Record<string, string[]> = {};
   const targets = new Set<string>();
   for (const ref of resource.references) {
     for (const at of expandPaths(doc, ref.path)) {
       if (!at.value || typeof at.value !== 'object') continue;
-      const value = at.value as Record<string, unknown>;
-      const target = findReferenced(model, store, ref, value);
-      if (target) {
-        resolved?.add(target);
-        for (const f of ref.fields) {
-          const mine = value[f.property];
-          if (typeof mine !== 'string') continue;
-          const theirs = getPath(target.doc, f.targetPath);
-          if (theirs === mine) value[f.property] = theirs;
-        }
-      } else {
+      if (!resolveReference(model, store, ref, at.value as Record<string, unknown>, resolved)) {
         const name = pascal(ref.target);
         targets.add(name);
         (errors[at.path] ??= []).push(`The referenced ${name} item does not exist.`);
@@ -76,6 +70,30 @@ export function checkReferences(model: CompiledModel, store: DataStore, resource
       validationErrors: errors,
     });
   }
+}
+
+/** A document's references: the index of each in its resource's `references`, then the reference object. */
+export type ReferenceSites = (number | Record<string, unknown>)[];
+
+function resolvesAll(model: CompiledModel, store: DataStore, resource: CompiledResource, sites: ReferenceSites, resolved?: ResolvedTargets): boolean {
+  for (let i = 0; i < sites.length; i += 2) {
+    if (!resolveReference(model, store, resource.references[sites[i] as number], sites[i + 1] as Record<string, unknown>, resolved)) return false;
+  }
+  return true;
+}
+
+/** Resolves one reference object: its target is added to `resolved` and lends it its key strings. */
+function resolveReference(model: CompiledModel, store: DataStore, ref: CompiledReference, value: Record<string, unknown>, resolved?: ResolvedTargets): boolean {
+  const target = findReferenced(model, store, ref, value);
+  if (!target) return false;
+  resolved?.add(target);
+  for (const f of ref.fields) {
+    const mine = value[f.property];
+    if (typeof mine !== 'string') continue;
+    const theirs = getPath(target.doc, f.targetPath);
+    if (theirs === mine) value[f.property] = theirs;
+  }
+  return true;
 }
 
 /** Resource types whose records still reference the given record (409 dependent-item-exists). */

@@ -3,7 +3,7 @@
  * them (write-checks.oracle.ts, the code it replaced, kept verbatim) on bodies generated from the
  * model for every resource of every data standard served: the same document kept (members in
  * the same order), the same refusals at the same paths in the same order, the same descriptors
- * resolved. The bodies mix what a client sends (stored and unknown descriptor values in both
+ * resolved, the same reference objects handed to checkReferences. The bodies mix what a client sends (stored and unknown descriptor values in both
  * cases, keys that agree and that do not, repeated items) with what it should not (nulls, values
  * of the wrong shape, markup, blank and unstorable text, school years out of range, unknown
  * members). The seed is fixed unless FC_SEED is given.
@@ -18,6 +18,7 @@ import { dataStandards } from '../../spec/model/upstream.js';
 import { stringifyExact } from '../http/exact-json.js';
 import { DataStore, type StoredRecord } from '../store/store.js';
 import { ResolvedTargets } from '../store/references.js';
+import { expandPaths } from '../store/json-path.js';
 import { referenceProperties } from './documents.js';
 import { checkUnification, contentErrors, prune, resolveDescriptors } from './write-checks.oracle.js';
 import { checkWrite, writePlan } from './write-plan.js';
@@ -89,13 +90,20 @@ const ids = (records: StoredRecord[]) => records.map((r) => r.id).sort();
 function assertSame(model: CompiledModel, store: DataStore, resource: CompiledResource, body: Record<string, unknown>): void {
   const expected = byOracle(model, store, resource, body);
   const resolved = new ResolvedTargets(0);
-  const { doc, refused } = checkWrite(model, store, resource, body, YEARS, resolved);
+  const { doc, refused, references } = checkWrite(model, store, resource, body, YEARS, resolved);
   assert.equal(stringifyExact(doc), stringifyExact(expected.doc), 'the document kept');
   const groups = refused ?? [{}, {}, {}];
   for (const [i, name] of ['descriptors', 'content', 'unification'].entries()) {
     assert.equal(stringifyExact(Object.entries(groups[i])), stringifyExact(Object.entries(expected.groups[i])), `the ${name} refusals`);
   }
   assert.deepEqual(ids(resolved.records), ids(expected.resolved), 'the descriptors resolved');
+  // The reference objects kept are the ones checkReferences would find by path, in the same order once grouped by reference.
+  const byPath = resource.references.flatMap((ref, i) => expandPaths(doc, ref.path).filter((at) => at.value && typeof at.value === 'object').map((at) => [i, at.value]));
+  const sites: [number, unknown][] = [];
+  for (let i = 0; i < references.length; i += 2) sites.push([references[i] as number, references[i + 1]]);
+  sites.sort((x, y) => x[0] - y[0]);
+  assert.equal(sites.length, byPath.length, 'as many references kept as found by path');
+  sites.forEach(([i, value], n) => assert.ok(i === byPath[n][0] && value === byPath[n][1], `reference ${n}: the same object`));
 }
 
 for (const standard of dataStandards) {
@@ -104,12 +112,14 @@ for (const standard of dataStandards) {
     const store = storeWithDescriptors(model);
     // How many bodies met each check's refusal, and resolved a descriptor: the bodies must reach
     // every check, not only the happy path, or the comparison proves little.
-    const reached = { descriptors: 0, markup: 0, blank: 0, schoolYear: 0, repeat: 0, unification: 0, resolved: 0, bodies: 0 };
+    const reached = { descriptors: 0, markup: 0, blank: 0, schoolYear: 0, repeat: 0, unification: 0, resolved: 0, references: 0, bodies: 0 };
     for (const resource of model.resources) {
       fc.assert(fc.property(bodyOf(model, resource.fields, 0), (body) => {
         assertSame(model, store, resource, body);
         const resolved = new ResolvedTargets(0);
-        const messages = (checkWrite(model, store, resource, body, YEARS, resolved).refused ?? []).map((g) => Object.values(g).flat().join('\n'));
+        const checked = checkWrite(model, store, resource, body, YEARS, resolved);
+        const messages = (checked.refused ?? []).map((g) => Object.values(g).flat().join('\n'));
+        if (checked.references.length) reached.references++;
         reached.bodies++;
         if (messages[0]) reached.descriptors++;
         if (messages[1]?.includes('dangerous')) reached.markup++;

@@ -4,7 +4,7 @@ import type { StoredRecord } from '../store/store.js';
 import { descriptorRecord, descriptorResource, type RecordLookup, type ResolvedTargets } from '../store/references.js';
 import { blankMessage, checkLeaves, checkSchoolYear, checkText, firstRepeat, isSchoolYearName, outsideSchoolYears, PLAIN, repeatMessage, requiredTextPaths, type Report } from './content-checks.js';
 import { referenceProperties } from './documents.js';
-import { canonicalSpelling, missingDescriptorMessage, unificationErrors } from './integrity.js';
+import { canonicalSpelling, missingDescriptorMessage, unificationErrors, type ReferenceSites } from './integrity.js';
 import type { ValidationErrors } from './validation-errors.js';
 import { isBlank } from './visible-text.js';
 
@@ -17,7 +17,8 @@ import { isBlank } from './visible-text.js';
  *  - resolves each descriptor value to its stored spelling (400 when none is stored);
  *  - checks every text and school year it keeps (content-checks.ts), required text for a visible
  *    character, and each keyed collection for a repeated item;
- *  - sees whether the values of each key unification agree (seed: key unification).
+ *  - sees whether the values of each key unification agree (seed: key unification);
+ *  - lists the reference objects it kept, which checkReferences then resolves without a walk.
  * It replaced four walks (prune, resolveDescriptors, contentErrors, checkUnification), each over
  * the whole document and each locating values by path (write-checks.oracle.ts keeps them, and
  * write-plan.test.ts holds the plan to them on generated bodies for every resource of every
@@ -25,7 +26,7 @@ import { isBlank } from './visible-text.js';
  * built then; `refusals` orders the records as the four walks reported them, so the answer
  * lists the same paths in the same order.
  */
-export type WritePlan = (body: Record<string, unknown>, store: RecordLookup, resolved: ResolvedTargets, schoolYears: SchoolYears, found: Found) => Record<string, unknown>;
+export type WritePlan = (body: Record<string, unknown>, store: RecordLookup, resolved: ResolvedTargets, schoolYears: SchoolYears, found: Found, sites: ReferenceSites) => Record<string, unknown>;
 type SchoolYears = { min: number; max: number };
 
 /**
@@ -54,11 +55,15 @@ export function refusals(found: Found): [ValidationErrors, ValidationErrors, Val
  * A write body checked by its resource's plan: the document to store, and the refusals found
  * (descriptors, content, unification), if any. The descriptors it resolves are added to `resolved`.
  */
-export function checkWrite(model: CompiledModel, store: RecordLookup, resource: CompiledResource, body: Record<string, unknown>, schoolYears: SchoolYears, resolved: ResolvedTargets): { doc: Record<string, unknown>; refused?: [ValidationErrors, ValidationErrors, ValidationErrors] } {
+export function checkWrite(model: CompiledModel, store: RecordLookup, resource: CompiledResource, body: Record<string, unknown>, schoolYears: SchoolYears, resolved: ResolvedTargets): Checked {
   const found: Found = [];
-  const doc = writePlan(model, resource)(body, store, resolved, schoolYears, found);
-  return found.length ? { doc, refused: refusals(found) } : { doc };
+  const references: ReferenceSites = [];
+  const doc = writePlan(model, resource)(body, store, resolved, schoolYears, found, references);
+  return found.length ? { doc, references, refused: refusals(found) } : { doc, references };
 }
+
+/** The document to store, its references as kept (for checkReferences), and the refusals found. */
+export interface Checked { doc: Record<string, unknown>; references: ReferenceSites; refused?: [ValidationErrors, ValidationErrors, ValidationErrors] }
 
 /** The plan of a resource, generated on its first write (a resource belongs to one model). */
 const plans = new WeakMap<CompiledResource, WritePlan>();
@@ -91,6 +96,7 @@ interface Roles {
   blank: Map<string, number[]>;
   repeats: Map<string, number[]>;
   equalities: Map<string, number[]>;
+  references: Map<string, number[]>;
   /** Paths the walk reached: a path no member reaches would be a check silently dropped. */
   reached: Set<string>;
 }
@@ -108,6 +114,7 @@ function rolesOf(resource: CompiledResource): Roles {
     blank: index(requiredTextPaths(resource)),
     repeats: index(resource.collections.map((c) => (c.itemKeys.length ? c.path : ''))),
     equalities,
+    references: index(resource.references.map((r) => r.path)),
     reached: new Set(),
   };
 }
@@ -174,6 +181,7 @@ function generate(model: CompiledModel, resource: CompiledResource): WritePlan {
             position(w, `${here}.${p}`, p, [...herePath, { text: `.${p}` }]);
             lines.push(`${o}[${lit(p)}] = ${w};`, '}');
           }
+          for (const r of take(roles.references, here)) lines.push(`sites.push(${r}, ${o});`);
           lines.push(`${out}[${lit(name)}] = ${o};`, '}');
           break;
         }
@@ -207,11 +215,11 @@ function generate(model: CompiledModel, resource: CompiledResource): WritePlan {
   };
 
   members(resource.fields, 'body', 'doc', '$', [{ text: '$' }]);
-  const missed = [roles.descriptors, roles.blank, roles.repeats, roles.equalities].flatMap((m) => [...m.keys()]).filter((p) => !roles.reached.has(p));
+  const missed = [roles.descriptors, roles.blank, roles.repeats, roles.equalities, roles.references].flatMap((m) => [...m.keys()]).filter((p) => !roles.reached.has(p));
   if (missed.length) throw new Error(`write plan of ${resource.name}: no member reaches ${missed.join(', ')}`);
   const equalities = resource.equalities.map((_, e) => e);
   const source = [
-    'return function plan(body, store, resolved, years, found) {',
+    'return function plan(body, store, resolved, years, found, sites) {',
     'const doc = {};',
     ...equalities.map((e) => `let q${e}, x${e} = false;`),
     ...lines,

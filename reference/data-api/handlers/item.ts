@@ -55,7 +55,7 @@ export async function put(api: DataApi, ctx: Context, route: Route): Promise<voi
   authorize(api, ctx, resource, 'Update', record.doc, doc);
   // Through a profile the stored document holds members the checks did not see: looked up again.
   const resolved = body.profile ? undefined : body.resolved;
-  checkReferences(api.model, api.store, resource, doc, resolved);
+  checkReferences(api.model, api.store, resource, doc, resolved, body.profile ? undefined : body.references);
   const key = naturalKey(resource, doc);
   if (key !== record.key) {
     if (!resource.updatable) {

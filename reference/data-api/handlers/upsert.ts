@@ -31,7 +31,7 @@ export async function upsert(api: DataApi, ctx: Context, route: Route): Promise<
   else authorize(api, ctx, resource, 'Create', doc);
   // Through a profile the stored document holds members the checks did not see: looked up again.
   const resolved = body.profile ? undefined : body.resolved;
-  checkReferences(api.model, api.store, resource, doc, resolved);
+  checkReferences(api.model, api.store, resource, doc, resolved, body.profile ? undefined : body.references);
   if (existing) {
     checkIfMatch(ctx, existing);
     if (resource.isDescriptor) doc[`${resource.name}Id`] = existing.doc[`${resource.name}Id`];

@@ -7,6 +7,7 @@ import type { DataApi } from '../context.js';
 import { normalizeBody } from '../normalize.js';
 import { isProfileMediaType, profileFor, type AppliedProfile } from '../profiles.js';
 import { checkWrite } from '../write-plan.js';
+import type { ReferenceSites } from '../integrity.js';
 import { bodyErrors, REPORTED_PATHS, reportedValidationErrors, type ValidationErrors } from '../validation-errors.js';
 import { boundedCopy } from '../bounded-copy.js';
 import { REPORT_BUDGET } from '../validator.js';
@@ -17,7 +18,7 @@ import { ResolvedTargets } from '../../store/references.js';
  * bad-request), schema, descriptors, content and key unification (400, write-plan.ts). Returns the document to
  * store: model members only, descriptor values in canonical spelling.
  */
-export async function readWriteBody(api: DataApi, ctx: Context, resource: CompiledResource, operationId: string, opts: { rejectId: boolean }): Promise<{ doc: Record<string, unknown>; profile?: AppliedProfile; resolved: ResolvedTargets }> {
+export async function readWriteBody(api: DataApi, ctx: Context, resource: CompiledResource, operationId: string, opts: { rejectId: boolean }): Promise<{ doc: Record<string, unknown>; profile?: AppliedProfile; resolved: ResolvedTargets; references: ReferenceSites }> {
   const mediaType = requireJsonContentType(ctx, (t) => t === 'application/json' || isProfileMediaType(t, api.settings.naming.mediaTypeVendor));
   const profile = profileFor(api, ctx, resource, 'write', mediaType);
   const { body, errors: numberErrors } = normalizeBody(resource, parseJson(await readText(ctx)));
@@ -46,10 +47,10 @@ export async function readWriteBody(api: DataApi, ctx: Context, resource: Compil
   // One pass keeps the model's members, resolves descriptors to their canonical spelling (which
   // the duplicate-item and unification checks then compare) and runs the content checks.
   const resolved = new ResolvedTargets(api.store.newestChangeVersion);
-  const { doc, refused } = checkWrite(api.model, api.store, resource, readable as Record<string, unknown>, api.settings.schoolYears, resolved);
+  const { doc, refused, references } = checkWrite(api.model, api.store, resource, readable as Record<string, unknown>, api.settings.schoolYears, resolved);
   if (refused) for (const errors of refused) addWithin(validationErrors, errors);
   if (Object.keys(validationErrors).length) throw dataValidationFailed(validationErrors, complete);
-  return { doc, resolved, ...(profile ? { profile } : {}) };
+  return { doc, resolved, references, ...(profile ? { profile } : {}) };
 }
 
 /**
