@@ -150,8 +150,23 @@ test('the plan of a body that breaks nothing refuses nothing, resolves its descr
 test('a check the model places where no member reaches stops the plan from being made, rather than being dropped', () => {
   const model = compileServed('5.2');
   const ssa = model.byName.get('studentSchoolAssociation')!;
-  const broken = { ...ssa, descriptors: [...ssa.descriptors, { path: '$.nowhere', descriptor: 'gradeLevel' }] };
-  assert.throws(() => writePlan(model, broken), /studentSchoolAssociation: no member reaches \$\.nowhere/);
+  const broken = { ...ssa, descriptors: [...ssa.descriptors, { path: '$.nowhere', descriptor: 'gradeLevel' }], equalities: [...ssa.equalities, { name: 'x', paths: ['$.elsewhere'] }] };
+  assert.throws(() => writePlan(model, broken), /studentSchoolAssociation: no member reaches \$\.nowhere, \$\.elsewhere$/);
+});
+
+test('a collection without item keys is not checked for repeated items', () => {
+  const model = compileServed('5.2');
+  const calendar = model.byName.get('calendar')!;
+  const keyless = { ...calendar, collections: calendar.collections.map((c) => ({ ...c, itemKeys: [] })) };
+  const grades = [{ gradeLevelDescriptor: 'x' }, { gradeLevelDescriptor: 'x' }];
+  assert.ok(checkWrite(model, storeWithDescriptors(model), calendar, { calendarCode: 'c', gradeLevels: grades }, YEARS, new ResolvedTargets(0)).refused?.[1]['$.gradeLevels'], 'the control: keyed, the repeat is refused');
+  assert.equal(checkWrite(model, storeWithDescriptors(model), keyless, { calendarCode: 'c', gradeLevels: grades }, YEARS, new ResolvedTargets(0)).refused?.[1]['$.gradeLevels'], undefined);
+});
+
+test('a generated plan is named in stack traces (and so in the bench profiler\'s stages) by its resource', () => {
+  const model = compileServed('5.2');
+  const body = Object.defineProperty({}, 'calendarCode', { enumerable: true, get() { throw new Error('read'); } }) as Record<string, unknown>;
+  assert.throws(() => checkWrite(model, storeWithDescriptors(model), model.byName.get('calendar')!, body, YEARS, new ResolvedTargets(0)), (e: Error) => /write-plan\/calendar\.js/.test(e.stack ?? ''));
 });
 
 test('member names enter the generated code only as literals', () => {

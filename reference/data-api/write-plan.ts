@@ -1,4 +1,4 @@
-import type { Field, Fields } from '../../spec/model/dsl.js';
+import type { Field, Fields, ScalarField } from '../../spec/model/dsl.js';
 import type { CompiledModel, CompiledResource } from '../../spec/model/compiled.js';
 import type { StoredRecord } from '../store/store.js';
 import { descriptorRecord, descriptorResource, type RecordLookup, type ResolvedTargets } from '../store/references.js';
@@ -128,7 +128,8 @@ function pathExpression(parts: PathParts): string {
     if ('text' in p) text += p.text;
     else { out.push(JSON.stringify(text), p.index); text = ''; }
   }
-  if (text) out.push(JSON.stringify(text));
+  // Every path ends in a member's name: text.
+  out.push(JSON.stringify(text));
   return out.join(' + ');
 }
 
@@ -163,7 +164,7 @@ function generate(model: CompiledModel, resource: CompiledResource): WritePlan {
     for (const [name, f] of Object.entries(fields) as [string, Field][]) {
       const here = `${at}.${name}`;
       const herePath: PathParts = [...path, { text: `.${name}` }];
-      if (f.kind !== 'reference' && f.kind !== 'collection' && f.kind !== 'object' && 'readOnly' in f && f.readOnly) {
+      if ((f as ScalarField).readOnly) {
         // Never kept, so never checked: the old walks found nothing here either.
         roles.reached.add(here);
         continue;
@@ -173,7 +174,6 @@ function generate(model: CompiledModel, resource: CompiledResource): WritePlan {
       switch (f.kind) {
         case 'reference': {
           const o = fresh('o');
-          roles.reached.add(here);
           lines.push(`if (typeof ${v} === 'object' && !Array.isArray(${v})) {`, `const ${o} = {};`);
           for (const p of referenceProperties(model, f.target)) {
             const w = fresh('w');
