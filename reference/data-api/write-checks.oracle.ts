@@ -13,6 +13,7 @@ import { findDescriptor, type RecordLookup, type ResolvedTargets } from '../stor
 import { referenceProperties } from './documents.js';
 import { canonicalSpelling } from './integrity.js';
 import type { ValidationErrors } from './validation-errors.js';
+import { requiredTextPaths } from './content-checks.js';
 import { isBlank } from './visible-text.js';
 
 export function prune(model: CompiledModel, fields: Fields, value: Record<string, unknown>): Record<string, unknown> {
@@ -64,24 +65,11 @@ const DANGEROUS = /<[A-Za-z!/?]|&#/;
 const unstorable = (s: string) => !(s as string & { isWellFormed(): boolean }).isWellFormed() || s.includes('\0');
 const CONTROL = /[\x01-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]/;
 
-function requiredText(resource: CompiledResource): string[] {
-  const paths: string[] = [];
-  collectRequiredText(resource.fields, '$', paths);
-  for (const r of resource.references) for (const f of r.fields) if (f.kind === 'string') paths.push(`${r.path}.${f.property}`);
-  return paths;
-}
-function collectRequiredText(fields: Fields, base: string, out: string[]): void {
-  for (const [name, f] of Object.entries(fields)) {
-    if (f.kind === 'string' && (f.identity || (f.required && !f.readOnly))) out.push(`${base}.${name}`);
-    else if (f.kind === 'collection') collectRequiredText(f.item, `${base}.${name}[*]`, out);
-    else if (f.kind === 'object') collectRequiredText(f.fields, `${base}.${name}`, out);
-  }
-}
-
 export function contentErrors(resource: CompiledResource, doc: Record<string, unknown>, schoolYears: { min: number; max: number }): ValidationErrors {
   const errors: ValidationErrors = {};
   checkLeaves(doc, '$', [], errors, schoolYears);
-  for (const path of requiredText(resource)) {
+  // Which paths hold required text is the model's to say, not a walk's: shared with the plan.
+  for (const path of requiredTextPaths(resource)) {
     for (const at of expandPaths(doc, path)) {
       if (typeof at.value === 'string' && isBlank(at.value)) add(errors, at.path, `${path.slice(path.lastIndexOf('.') + 1)} is required and should not be left empty.`);
     }
