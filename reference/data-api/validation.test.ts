@@ -273,6 +273,9 @@ test('content checks: markup, unstorable text, school years at both bounds, dupl
   // sent where text belongs, which the schema refuses, and the checks still read).
   assert.deepEqual(Object.keys(contentErrors(resource('studentSchoolAssociation'), { graduationPlanReference: { graduationSchoolYear: 1900, educationOrganizationId: 1, graduationPlanTypeDescriptor: 'x' } }, years)), ['$.graduationPlanReference.graduationSchoolYear']);
   assert.deepEqual(Object.keys(contentErrors(resource('student'), { birthDate: 'x', birthCity: { entrySchoolYear: 1900, schoolYearCount: 1900, mySchoolYearX: 1900, fooschoolYear: 1900, SchoolYear: 1900 } }, years)), ['$.birthCity.entrySchoolYear']);
+  // There too a big integer is a number, and only a number is a school year to range-check.
+  assert.deepEqual(Object.keys(contentErrors(resource('student'), { birthDate: 'x', birthCity: { entrySchoolYear: 10n ** 20n } }, years)), ['$.birthCity.entrySchoolYear']);
+  assert.deepEqual(contentErrors(resource('student'), { birthDate: 'x', birthCity: { entrySchoolYear: 2000, schoolYear: true, exitSchoolYear: null, graduationSchoolYear: '1900' } }, years), {});
   assert.deepEqual(contentErrors(calendar, { ...base, schoolYearTypeReference: { schoolYear: '1900' } }, years), {}, 'text is the schema’s to refuse');
 
   for (const dangerous of ['<script>', 'a <b', '</x', '<!--', '<?xml', '&#60;']) {
