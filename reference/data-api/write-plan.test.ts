@@ -169,6 +169,15 @@ test('a generated plan is named in stack traces (and so in the bench profiler\'s
   assert.throws(() => checkWrite(model, storeWithDescriptors(model), model.byName.get('calendar')!, body, YEARS, new ResolvedTargets(0)), (e: Error) => /write-plan\/calendar\.js/.test(e.stack ?? ''));
 });
 
+test('a resource name enters the generated code only as word characters, in its closing comment', () => {
+  const model = compileServed('5.2');
+  const calendar = model.byName.get('calendar')!;
+  // A line break would end the comment: what follows would be code, here a syntax error.
+  const odd = { ...calendar, name: 'x\n} {' } as CompiledResource;
+  const { doc } = checkWrite(model, storeWithDescriptors(model), odd, { calendarCode: 'c' }, YEARS, new ResolvedTargets(0));
+  assert.equal(doc.calendarCode, 'c');
+});
+
 test('member names enter the generated code only as literals', () => {
   const model = compileServed('5.2');
   const calendar = model.byName.get('calendar')!;

@@ -133,7 +133,7 @@ function pathExpression(parts: PathParts): string {
   return out.join(' + ');
 }
 
-/** Generates a resource's plan. Model names enter the code only as JSON string literals. */
+/** Generates a resource's plan. Model names enter the code only as JSON string literals (the resource's, in the closing comment, only as word characters). */
 function generate(model: CompiledModel, resource: CompiledResource): WritePlan {
   const roles = rolesOf(resource);
   const constants: unknown[] = [];
@@ -227,7 +227,7 @@ function generate(model: CompiledModel, resource: CompiledResource): WritePlan {
     'return doc;',
     '};',
     // Named in stack traces and profiles (bench/stages.ts counts it as the write checks).
-    `//# sourceURL=write-plan/${resource.name}.js`,
+    `//# sourceURL=write-plan/${resource.name.replace(/[^\w-]/g, '_')}.js`,
   ].join('\n');
   return new Function('rt', 'K', 'resource', source)(RUNTIME, constants, resource) as WritePlan;
 }
