@@ -1,6 +1,8 @@
 /**
- * The write checks as they were before the write plan (write-plan.ts), one walk each, kept
- * verbatim as the oracle the plan is held to (write-plan.test.ts): prune, then descriptor
+ * The write checks as they were before the write plan (write-plan.ts), one walk each, kept as
+ * the oracle the plan is held to (verbatim but for checkUnification's shortcut for agreeing
+ * values, which could only skip a refusal-free equality, and the required-text paths, taken from
+ * content-checks.ts) (write-plan.test.ts): prune, then descriptor
  * resolution, then the content checks, then key unification, each over the whole document.
  * Used by tests only; nothing the reference serves imports it.
  */

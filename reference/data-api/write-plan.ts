@@ -1,6 +1,5 @@
 import type { Field, Fields, ScalarField } from '../../spec/model/dsl.js';
 import type { CompiledModel, CompiledResource } from '../../spec/model/compiled.js';
-import type { StoredRecord } from '../store/store.js';
 import { descriptorRecord, descriptorResource, type RecordLookup, type ResolvedTargets } from '../store/references.js';
 import { blankMessage, checkLeaves, checkSchoolYear, checkText, firstRepeat, isSchoolYearName, outsideSchoolYears, PLAIN, repeatMessage, requiredTextPaths, type Report } from './content-checks.js';
 import { referenceProperties } from './documents.js';
@@ -77,8 +76,8 @@ export function writePlan(model: CompiledModel, resource: CompiledResource): Wri
 const RUNTIME = {
   PLAIN,
   isBlank,
-  descriptor: (store: RecordLookup, resource: CompiledResource | undefined, value: string) => descriptorRecord(store, resource, value),
-  spelling: (record: StoredRecord) => canonicalSpelling(record),
+  descriptor: descriptorRecord,
+  spelling: canonicalSpelling,
   missing: missingDescriptorMessage,
   outsideSchoolYears,
   reporter: (found: Found, check: number, index: number): Report => (path, message) => { found.push(check, index, path, message); },
