@@ -4,9 +4,10 @@ import type { Builder } from '../_harness/builders.js';
 import { descriptorBody } from '../_harness/builders.js';
 import type { DataClient } from '../_harness/fixtures.js';
 import { expectProblem } from '../_harness/problem.js';
-import { rule } from '../_harness/rules.js';
+import { check, checkNotApplicable, rule } from '../_harness/rules.js';
 import { settleAll } from '../_harness/in-parallel.js';
-import { expectEachRefused, hasMember, unifiedNames, type Member } from '../_harness/members.js';
+import { changed, expectEachRefused, hasMember, referenceKeysOf, refusedPaths, unifiedNames, type Member, type ReferenceKey } from '../_harness/members.js';
+import type { CompiledResource } from '../../spec/model/compiled.js';
 import { model } from '../_harness/judged-model.js';
 import { inGroups } from '../_harness/groups.js';
 
@@ -100,9 +101,9 @@ test.describe('dangerous markup', () => {
  * Every string member of every resource the model has (decision 43), descriptors, nested objects
  * and collection items included, holding each form of markup in turn (one body per form, the
  * form appended to the member's own text and the text cut so the value stays within the
- * maximum length): refused with 400 at that member's path. Descriptor-valued members and a
- * reference's key fields are left out: they name a descriptor or a record, and no record holding
- * markup can exist, so a refusal there would not show the markup check.
+ * maximum length): refused with 400 at that member's path. Descriptor-valued members are left
+ * out: they name a descriptor, and no descriptor holding markup can exist, so a refusal there
+ * would not show the markup check. A reference's key fields have tests of their own, below.
  */
 const suffixes: [string, string][] = [['< followed by a letter', '<b>'], ['< followed by !', '<!--'], ['< followed by /', '</p>'], ['< followed by ?', '<?x'], ['&#', '&#60;']];
 const isText = (m: Member) => m.field?.kind === 'string' && !m.field.readOnly && typeof m.parent[m.name] === 'string';
@@ -132,6 +133,79 @@ test.describe('dangerous markup in every string member of every resource', () =>
       let turn = 0;
       const inTurn = (m: Member) => withMarkup(suffixes[turn++ % suffixes.length][1])(m);
       await expectEachRefused(api, r.endpoint, r.fields, body, (m) => isText(m) && !m.field!.identity && !partners.has(m.name), inTurn, 'holding markup, on PUT', (b) => api.put(created.url, b));
+    });
+  });
+});
+
+/**
+ * A reference's text key fields are string members too (decision 42), of every resource whose
+ * references have one (decision 43), optional references and those in collection items included.
+ * No record holding markup can exist, so a deployment that resolves references before it reads
+ * their text answers 409 as an unresolved reference: that key is then not applicable, never a
+ * pass. Where the deployment refuses with 400, the refusal must name the key's own path. Every
+ * member holding a key's value changes with it: a key unified with another member, changed
+ * alone, would be refused for the disagreement, at the same path, by a deployment that never
+ * reads the markup.
+ */
+/** How each text key of a reference holding each form was answered: at its path (400), unresolved (409), or otherwise. */
+interface KeyAnswer { path: string; form: string; outcome: 'at-path' | 'unresolved' | string }
+
+/**
+ * Every form in every text key at once (a form per body, the five bodies at once), then each key
+ * the batch's refusal did not name alone: a deployment need not name every failing path at once
+ * (that is data.errors.all-validation-failures-one-response), only this key's when it is the one.
+ */
+async function referenceTextAnswers(api: DataClient, r: CompiledResource, body: Record<string, unknown>, keys: ReferenceKey[]): Promise<KeyAnswer[]> {
+  const maxOf = new Map(keys.map((k) => [k.path, k.maxLength]));
+  const valueOf = new Map(keys.map((k) => [k.path, k.parent[k.name] as string]));
+  const mark = (suffix: string) => (m: Member) => {
+    const max = maxOf.get(m.path) ?? (m.field as { maxLength?: number } | undefined)?.maxLength ?? Infinity;
+    m.parent[m.name] = `${(m.parent[m.name] as string).slice(0, Math.max(0, max - suffix.length))}${suffix}`;
+  };
+  // Every member holding a chosen key's value changes with it, alike: a member unified with the
+  // key still agrees with it, so no refusal for a disagreement names the key's path.
+  const sent = (paths: string[], suffix: string) => {
+    const values = new Set(paths.map((p) => valueOf.get(p)));
+    return changed(r.fields, body, (m) => typeof m.parent[m.name] === 'string' && values.has(m.parent[m.name] as string), mark(suffix)).body;
+  };
+  const perForm = await settleAll(suffixes.map(async ([form, suffix]): Promise<KeyAnswer[]> => {
+    const all = [...valueOf.keys()];
+    const batch = await refusedPaths(api, r.endpoint, sent(all, suffix));
+    if (batch.status === 409) return all.map((path) => ({ path, form, outcome: 'unresolved' }));
+    const answers: KeyAnswer[] = [];
+    for (const path of all) {
+      const alone = batch.status === 400 && batch.paths.includes(path) ? batch : await refusedPaths(api, r.endpoint, sent([path], suffix));
+      const outcome = alone.status === 409 ? 'unresolved' : alone.status === 400 && alone.paths.includes(path) ? 'at-path' : `${alone.status}${alone.status === 400 ? ` at ${alone.paths.join(', ')}` : ''}`;
+      answers.push({ path, form, outcome });
+    }
+    return answers;
+  }));
+  return perForm.flat();
+}
+
+/** The keys judged are checked; the keys a 409 left unjudged are not applicable, with their paths. */
+async function judgeReferenceText(resource: string, answers: KeyAnswer[]): Promise<void> {
+  const judged = answers.filter((a) => a.outcome !== 'unresolved');
+  const unjudged = answers.filter((a) => a.outcome === 'unresolved');
+  if (judged.length) {
+    await check('data.validation.dangerous-markup-400', `each form of markup in the text key fields of ${resource}'s references is refused with 400 at that key's path`, () => {
+      expect(judged.filter((a) => a.outcome !== 'at-path').map((a) => `${a.path} holding ${a.form}: ${a.outcome}`)).toEqual([]);
+    });
+  }
+  if (unjudged.length) {
+    checkNotApplicable('data.validation.dangerous-markup-400', `markup in the text key fields of ${resource}'s references`,
+      `answered 409 as an unresolved reference (the deployment resolves references before it reads their text): ${[...new Set(unjudged.map((a) => a.path))].join(', ')}`);
+  }
+}
+
+test.describe('dangerous markup in the text key fields of every reference', () => {
+  inGroups(model.resources.filter((x) => x.references.some((ref) => ref.fields.some((f) => f.kind === 'string'))), (r) => {
+    test(`refuses every form of markup in the text key fields of ${r.name}'s references with 400 at that key's path, where it refuses it as invalid`, rule('data.validation.dangerous-markup-400'), async ({ api, data }) => {
+      // Sent only to be refused: its references and descriptors come from the worker's pool.
+      const body = await data.body(r.name, {}, { full: (f) => f.kind === 'reference', shared: true, refusedOnly: true });
+      const keys = referenceKeysOf(r, body).filter((k) => k.key.kind === 'string' && typeof k.parent[k.name] === 'string');
+      expect(keys.length, `text key fields in the ${r.name} body`).toBeGreaterThan(0);
+      await judgeReferenceText(r.name, await referenceTextAnswers(api, r, body, keys));
     });
   });
 });
