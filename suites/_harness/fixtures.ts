@@ -95,9 +95,14 @@ export class DataClient {
   delete(path: string, headers: Record<string, string> = {}): Promise<HttpResponse> {
     const url = this.url(path);
     const h = this.headers(headers);
-    // A record gone is written off the ledger however it went (a test's own DELETE too).
+    // A record gone is written off the ledger however it went (a test's own DELETE too), and off
+    // the test's cleanup: a second DELETE would only answer 404, a round trip for nothing.
     const sent = this.request.delete(url, { headers: h }).then((res) => {
-      if (res.status() === 204 || res.status() === 404) ledger.deleted(url);
+      if (res.status() === 204 || res.status() === 404) {
+        ledger.deleted(url);
+        const at = this.created.findIndex((c) => c.url === url);
+        if (at >= 0) this.created.splice(at, 1);
+      }
       return res;
     });
     return this.recorded('DELETE', url, h, undefined, sent);
@@ -135,10 +140,17 @@ export class DataClient {
     return { url, id, location };
   }
 
-  /** Records created outside create() (e.g. by a test's own POST) that must be removed at the end. */
+  /**
+   * Records created outside create() (e.g. by a test's own POST) that must be removed at the end.
+   * Once: the data fixture's client tracks every 201 itself, and a test that tracks the same
+   * record again must not cost a second DELETE at cleanup (with those a test deleted itself,
+   * 1,145 DELETEs answered 404 in a whole 4.0 run, 3 % of its requests).
+   */
   track(url: string): void {
-    this.created.push({ url: this.url(url) });
-    ledger.created(this.url(url));
+    const absolute = this.url(url);
+    if (this.created.some((c) => c.url === absolute)) return;
+    this.created.push({ url: absolute });
+    ledger.created(absolute);
   }
 }
 
