@@ -235,8 +235,8 @@ export class Builder {
   }
 
   /** A new school (the default education organization). */
-  school(overrides: Body = {}): Promise<Created> {
-    return this.create('school', { schoolId: newEducationOrganizationId(), ...overrides });
+  school(overrides: Body = {}, opts: BuildOptions = {}): Promise<Created> {
+    return this.create('school', { schoolId: newEducationOrganizationId(), ...overrides }, opts);
   }
 
   // ---- internals ----------------------------------------------------------------------------
@@ -287,9 +287,10 @@ export class Builder {
     const shares = (a: CompiledReference, b: CompiledReference) => a.fields.some((m) => b.fields.some((n) => n.queryName === m.queryName));
     const coupled = refs.filter((a) => refs.some((b) => b !== a && shares(a.ref, b.ref)));
     const made = new Map<string, Body>();
+    const sharing = deps !== this;
     await Promise.all([
-      (async () => { for (const x of coupled) made.set(x.name, await this.reference(x.ref, ctx, x.deps)); })(),
-      ...refs.filter((x) => !coupled.includes(x)).map(async (x) => { made.set(x.name, await this.reference(x.ref, ctx, x.deps)); }),
+      (async () => { for (const x of coupled) made.set(x.name, await this.reference(x.ref, ctx, x.deps, sharing)); })(),
+      ...refs.filter((x) => !coupled.includes(x)).map(async (x) => { made.set(x.name, await this.reference(x.ref, ctx, x.deps, sharing)); }),
     ]);
     for (const { name } of refs) out[name] = made.get(name);
     for (const [name, f] of wanted) {
@@ -299,8 +300,12 @@ export class Builder {
     return out;
   }
 
-  /** `deps` is this Builder or the worker's pool: the pool's record when it has one that fits, else this test's. */
-  private async reference(ref: CompiledReference, ctx: Context, deps: Builder = this): Promise<Body> {
+  /**
+   * `deps` is this Builder or the worker's pool: the pool's record when it has one that fits, else
+   * this test's. `sharing`: the body being built takes its dependencies from the pool
+   * (BuildOptions.shared), so a record made here for it does too (ensureNow).
+   */
+  private async reference(ref: CompiledReference, ctx: Context, deps: Builder = this, sharing = false): Promise<Body> {
     const pinned: Body = {};
     let reusable = true;
     for (const m of ref.fields) {
@@ -310,7 +315,7 @@ export class Builder {
       reusable &&= !!known.reusable;
     }
     const pooled = deps !== this ? await deps.reuse(ref.target, pinned, reusable) : undefined;
-    const keys = pooled ?? await this.ensure(ref.target, pinned);
+    const keys = pooled ?? await this.ensure(ref.target, pinned, sharing);
     const out: Body = {};
     for (const m of ref.fields) {
       out[m.property] = keys[m.property];
@@ -342,29 +347,36 @@ export class Builder {
   private readonly making = new Map<string, Promise<Body>>();
 
   /** Keys of a record of `target` matching `pinned`: one this Builder made (or is making), or a new one. */
-  private ensure(targetName: string, pinned: Body): Promise<Body> {
+  private ensure(targetName: string, pinned: Body, sharing = false): Promise<Body> {
     const key = `${targetName}\u0000${stringifyExact(pinned)}`;
     let pending = this.making.get(key);
     if (!pending) {
-      pending = this.ensureNow(targetName, pinned).finally(() => this.making.delete(key));
+      pending = this.ensureNow(targetName, pinned, sharing).finally(() => this.making.delete(key));
       this.making.set(key, pending);
     }
     return pending;
   }
 
-  private async ensureNow(targetName: string, pinned: Body): Promise<Body> {
+  /**
+   * A record this test makes for a body built with `shared` (one of its key's references, a
+   * school the key names) is the test's own, deleted with it, but what it references in turn
+   * comes from the pool as the body's other dependencies do (its descriptors, a school its own
+   * key does not make unique): a school made for a key took two descriptors of its own, four
+   * requests of the five it cost.
+   */
+  private async ensureNow(targetName: string, pinned: Body, sharing: boolean): Promise<Body> {
     if (targetName === 'schoolYearType') return { schoolYear: await this.schoolYear(pinned.schoolYear as number | undefined) };
     // Keys pinned by a pool record may name more of the pool's records: never make those again.
     const found = this.find(targetName, pinned) ?? (Object.keys(pinned).length ? this.pool?.find(targetName, pinned) : undefined);
     if (found) return found;
     if (targetName === 'educationOrganization') {
-      return (await this.school({ schoolId: (pinned.educationOrganizationId as number | undefined) ?? newEducationOrganizationId() })).keys;
+      return (await this.school({ schoolId: (pinned.educationOrganizationId as number | undefined) ?? newEducationOrganizationId() }, { shared: sharing })).keys;
     }
     const r = resourceOf(concreteTarget(targetName));
     if (r.isDescriptor) throw new Error(`builders: descriptor references are values, not objects (${targetName})`);
     const overrides: Body = {};
     if (r.educationOrganization) overrides[r.educationOrganization.idField] = pinned[r.educationOrganization.idField] ?? newEducationOrganizationId();
-    return (await this.create(r.name, overrides, { context: pinned })).keys;
+    return (await this.create(r.name, overrides, { context: pinned, shared: sharing })).keys;
   }
 
   private scalar(r: CompiledResource, name: string, f: ScalarField, base: string): unknown {

@@ -52,6 +52,18 @@ test('a body sent only to be refused takes every dependency from the pool, its k
   assert.deepEqual(second.studentReference, first.studentReference);
 });
 
+test('a record the test makes for a stored body\'s key takes its own other dependencies from the pool: the test\'s school references the pool\'s descriptors', async () => {
+  const b = builders();
+  await b.test.body(keyed.name, {}, { full: true, shared: true });
+  assert.ok(b.byTest.some((p) => p.endpoint === 'schools'), 'the school in the key is the test\'s');
+  const descriptorsByTest = b.byTest.filter((p) => /Descriptors$/.test(p.endpoint)).map((p) => p.endpoint);
+  assert.deepEqual(descriptorsByTest, [], 'no descriptor of its own: the school\'s and the student\'s are the pool\'s');
+  // Without `shared`, the same school makes its descriptors itself.
+  const alone = builders();
+  await alone.test.body(keyed.name, {}, { full: true });
+  assert.ok(alone.byTest.some((p) => p.endpoint === 'gradeLevelDescriptors'));
+});
+
 test('a stored body whose key holds a string of its own (a session\'s sessionName) takes the rest of its key from the pool', async () => {
   const b = builders();
   const body = await b.test.body('session', {}, { full: true, shared: true });
