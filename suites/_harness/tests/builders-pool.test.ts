@@ -84,9 +84,20 @@ test('a record pinned by a key member of the body (chartOfAccount\'s fiscalYear,
   for (const d of dimensions) assert.ok(madeByTest.has(endpointOf(d.replace(/Reference$/, ''))!), `${d}, pinned by the body's fiscalYear, made by the test`);
 });
 
-test('without a pool (shared not asked for), refusedOnly changes nothing: the test makes every dependency', async () => {
+test('without a pool (shared not asked for), refusedOnly changes nothing: the test makes every dependency but the worker\'s school year', async () => {
   const b = builders();
   await b.test.body(keyed.name, {}, { full: true, refusedOnly: true });
-  assert.deepEqual(b.byPool, []);
+  assert.deepEqual(b.byPool.map((p) => p.endpoint), ['schoolYearTypes']);
   assert.ok(b.byTest.length > 0);
+});
+
+test('the worker\'s school year is the pool\'s, which outlives the test, shared or not; another year is the test\'s', async () => {
+  // A year the test made could not be deleted at its end once a pool record referenced it (409).
+  const b = builders();
+  await b.test.body('session', {}, { full: true });
+  await b.test.body('session', {}, { full: true, shared: true });
+  assert.ok(!b.byTest.some((p) => p.endpoint === 'schoolYearTypes'), 'the test makes no school year');
+  assert.equal(b.byPool.filter((p) => p.endpoint === 'schoolYearTypes').length, 1, 'the pool makes it once');
+  await b.test.schoolYear(2049);
+  assert.ok(b.byTest.some((p) => p.endpoint === 'schoolYearTypes' && p.body.schoolYear === 2049), 'a year the test asks for is its own');
 });
