@@ -141,12 +141,18 @@ export class Builder {
   private readonly records: Created[] = [];
   private readonly years = new Set<number>();
 
-  /** @param pool the worker's Builder, whose records outlive the test (BuildOptions.shared) */
-  constructor(readonly api: DataClient, private readonly pool?: Builder) {}
+  /**
+   * @param pool the worker's Builder, whose records outlive the test (BuildOptions.shared)
+   * @param runDescriptors for the worker's pool: the run's descriptors (run-pool.ts), handed out
+   * instead of making its own
+   */
+  constructor(readonly api: DataClient, private readonly pool?: Builder, private readonly runDescriptors?: ReadonlyMap<string, string>) {}
 
-  /** A descriptor value `<namespace>#<codeValue>` of the given descriptor, created once per test. */
+  /** A descriptor value `<namespace>#<codeValue>` of the given descriptor, created once per test (or the run's). */
   async descriptor(name: string): Promise<string> {
     const bare = name.replace(/Descriptor$/, '');
+    const run = this.runDescriptors?.get(bare);
+    if (run) return run;
     let value = this.descriptors.get(bare);
     if (!value) {
       value = this.newDescriptor(bare).then((created) => created.value);

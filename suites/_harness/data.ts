@@ -3,6 +3,7 @@ import { test as base, DataClient, deleteCreated, expect, target } from './fixtu
 import { Builder } from './builders.js';
 import { clientToken } from './capabilities.js';
 import { sharedTokens } from './tokens.js';
+import { runDescriptors } from './run-pool.js';
 
 /**
  * The suites' `test`: the harness fixtures plus
@@ -57,7 +58,7 @@ export const test = base.extend<DataFixtures>({
 export async function workerPool(use: (pool: Builder) => Promise<void>): Promise<void> {
   const request = httpClient();
   const created: { url: string }[] = [];
-  await use(new Builder(new DataClient(request, target, sharedTokens().primary, created)));
+  await use(new Builder(new DataClient(request, target, sharedTokens().primary, created), undefined, runDescriptors()));
   try {
     await deleteCreated(request, created, 'worker pool cleanup');
   } finally {

@@ -28,8 +28,10 @@ let sequence = 0;
  * A short value unique to this run and worker process: `<run>-<worker>-<n>`. TEST_WORKER_INDEX,
  * not the parallel slot: a worker that replaces a failed one takes over its slot but starts
  * counting again, and must not repeat the values of the records the failed one may have left.
+ * The set-up, in the runner's process, has no worker index: `s`, not worker 0's `0` (the run's
+ * descriptors, run-pool.ts, once met worker 0's and were upserted over, 200 for 201).
  */
-export const unique = (prefix = 'c') => `${prefix}${RUN_ID}-${process.env.TEST_WORKER_INDEX ?? '0'}-${++sequence}`;
+export const unique = (prefix = 'c') => `${prefix}${RUN_ID}-${process.env.TEST_WORKER_INDEX ?? 's'}-${++sequence}`;
 
 type Body = Record<string, unknown>;
 

@@ -12,6 +12,7 @@ import { RUN_ID } from './fixtures.js';
 import { beginRun, endRun, runsInProgress } from './ledger.js';
 import { STALE_ROSTERING_MS, removeEarlierRostering } from '../rostering/_support/earlier-worlds.js';
 import { describeRemoval, removeLeftovers, targetDataApis } from './leftovers.js';
+import { RUN_POOL_MIN_WORKERS, makeRunDescriptors } from './run-pool.js';
 
 /**
  * Runs once per run (per shard): the preflight (preflight.ts) checks that the target file fits
@@ -40,12 +41,13 @@ async function removeEarlierRuns(ctx: Parameters<typeof removeLeftovers>[0], pri
   }
 }
 
-export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
+export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   // Before any request: the embedded reference's servers append to this file (REFERENCE_ERROR_LOG).
   const referenceLog = isEmbeddedReference && process.env.REFERENCE_ERROR_LOG === REFERENCE_ERROR_LOG;
   if (referenceLog) startReferenceErrorLog();
   const ctx = httpClient();
   let rosteringTeardown: (() => Promise<void>) | undefined;
+  let runDescriptorsTeardown: ((request: typeof ctx) => Promise<void>) | undefined;
   let shardRun: ShardRun | undefined;
   // How long set-up and teardown take, by step: against a distant deployment they are round trips no worker shares.
   const steps: string[] = [];
@@ -78,12 +80,18 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       if (!shardRun.leads) delete process.env[DIGEST_ENV];
       timed(shardRun.leads ? 'shard 1 leads' : 'shard 1\'s set-up');
     }
-    // Rostering clients' tokens and the data the rostering suites read (only when they run).
-    rosteringTeardown = await rosteringSetup(shardRun?.rostering);
-    timed('rostering data');
+    // Rostering clients' tokens and the data the rostering suites read (only when they run), and
+    // with many workers the descriptors their pools share (run-pool.ts), at the same time.
+    const pool = config.workers >= RUN_POOL_MIN_WORKERS ? makeRunDescriptors(ctx, outcome.tokens.primary) : undefined;
+    const made = await Promise.allSettled([rosteringSetup(shardRun?.rostering), pool]);
+    if (made[1].status === 'fulfilled') runDescriptorsTeardown = made[1].value;
+    for (const m of made) if (m.status === 'rejected') throw m.reason;
+    rosteringTeardown = (made[0] as PromiseFulfilledResult<typeof rosteringTeardown>).value;
+    timed(pool ? 'rostering data and the run\'s descriptors' : 'rostering data');
     await shardRun?.started(rosteringTeardown ? rosteringRun() : undefined);
   } catch (err) {
     await shardRun?.failed(err);
+    await runDescriptorsTeardown?.(ctx).catch(() => {}); // else the ledger keeps them for the next run
     throw err;
   } finally {
     await ctx.dispose();
@@ -97,9 +105,13 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     if (rosteringTeardown) console.log('teardown: deleting the rostering data');
     try {
       await rosteringTeardown?.();
+      if (runDescriptorsTeardown) {
+        const c = httpClient();
+        await runDescriptorsTeardown(c).finally(() => c.dispose());
+      }
       await shardRun?.end();
     } finally {
-      console.log(`teardown: ${((performance.now() - teardownBegan) / 1000).toFixed(1)} s (rostering data)`);
+      console.log(`teardown: ${((performance.now() - teardownBegan) / 1000).toFixed(1)} s (${runDescriptorsTeardown ? 'rostering data, the run\'s descriptors' : 'rostering data'})`);
       const left = endRun(RUN_ID);
       if (left.length) console.log(`this run left ${left.length} record${left.length === 1 ? '' : 's'} it created (${left.slice(0, 2).join(', ')}${left.length > 2 ? ', …' : ''}): the next run, or npm run cleanup, removes them`);
     }

@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import { model } from '../../../spec/model/index.js';
 import { Builder } from '../builders.js';
 import { recordingClient } from './recording-client.js';
+import { RUN_DESCRIPTORS_ENV, runDescriptors } from '../run-pool.js';
+import { unique } from '../fixtures.js';
 
 /**
  * Where a body's dependencies are made (BuildOptions): by the test, or by the worker's pool. A
@@ -100,4 +102,27 @@ test('the worker\'s school year is the pool\'s, which outlives the test, shared 
   assert.equal(b.byPool.filter((p) => p.endpoint === 'schoolYearTypes').length, 1, 'the pool makes it once');
   await b.test.schoolYear(2049);
   assert.ok(b.byTest.some((p) => p.endpoint === 'schoolYearTypes' && p.body.schoolYear === 2049), 'a year the test asks for is its own');
+});
+
+test('a pool given the run\'s descriptors (run-pool.ts) hands them out and makes none of its own; a test\'s own body still makes its own', async () => {
+  const byPool: Posted = [];
+  const byTest: Posted = [];
+  const run = new Map(model.resources.filter((r) => r.isDescriptor).map((r) => [r.name.replace(/Descriptor$/, ''), `uri://run/${r.name}#x`]));
+  const pool = new Builder(recordingClient(byPool), undefined, run);
+  const b = new Builder(recordingClient(byTest), pool);
+  const shared = await b.body('school', {}, { full: true, shared: true });
+  assert.ok(!byPool.some((p) => /Descriptors$/.test(p.endpoint)), 'the pool makes no descriptor');
+  assert.ok(JSON.stringify(shared).includes('uri://run/'), 'the body names the run\'s descriptors');
+  await b.body('school', {}, { full: true });
+  assert.ok(byTest.some((p) => /Descriptors$/.test(p.endpoint)), 'a body without `shared` makes its own');
+});
+
+test('runDescriptors reads what the set-up published, and nothing when it published nothing', () => {
+  assert.equal(runDescriptors({}), undefined);
+  assert.equal(runDescriptors({ [RUN_DESCRIPTORS_ENV]: JSON.stringify({ gradeLevel: 'uri://x/GradeLevelDescriptor#a' }) })?.get('gradeLevel'), 'uri://x/GradeLevelDescriptor#a');
+});
+
+test('a value the set-up makes (no worker index) is never one a worker makes: its worker part is s, not 0', () => {
+  assert.equal(process.env.TEST_WORKER_INDEX, undefined);
+  assert.match(unique('d'), /-s-\d+$/);
 });
