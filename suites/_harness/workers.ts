@@ -6,7 +6,7 @@ import { concurrentShards, yearsPerShard } from './run-id.js';
  * How many Playwright workers a run uses when `--workers` does not say (the command line always
  * wins). A target file may name its own (`workers`). Otherwise the round trip to the deployment,
  * measured before the run (issue #24 point 5), decides: a deployment whose answers take
- * IO_BOUND_RTT_MS or more is I/O bound, the workers mostly wait on the network, so twelve per
+ * IO_BOUND_RTT_MS or more is I/O bound, the workers mostly wait on the network, so eight per
  * core, at most twenty-four, whether it is another host or a proxy on this one. A deployment 40
  * ms away, whole 4.0 run on two cores, since the suites' own HTTP client (http.ts) costs a third
  * of Playwright's: 194 s with eight workers, 141 s with sixteen. Once every test ran in one
@@ -21,7 +21,11 @@ import { concurrentShards, yearsPerShard } from './run-id.js';
  * less CPU per test (checks not run as steps, the compiled reference): sixteen 78 s, twenty
  * 72 s, twenty-four 71–73 s, twenty-eight 72 s; each
  * worker's start (Playwright's own modules most of
- * it) costs about 0.9 CPU-seconds, all of them at once before the first test. The embedded
+ * it) costs about 0.9 CPU-seconds, all of them at once before the first test. Each worker costs
+ * more than its start: the same whole 4.0 run takes 50 CPU-seconds with three workers and 119
+ * with twenty-four (every worker loads and warms up the spec files it runs). With 36.6k requests
+ * instead of 43.4k and sixteen tests per group (groups.ts), alternated in one hour: sixteen 82.0
+ * and 82.8 s (99–102 CPU-seconds), twenty-four 87.4 and 90.1 s (132–133): eight per core. The embedded
  * reference, and a deployment that answers sooner, share this machine's cores with the workers:
  * half the cores, but at least three, since a worker also waits on the deployment's answers. On
  * two cores, whole 4.0 run against the embedded reference, alternated: two workers 43.3–43.6 s
@@ -29,6 +33,7 @@ import { concurrentShards, yearsPerShard } from './run-id.js';
  * CPU, sixteen 55.6 s (6.1: two 53.2 s, three 50.0 s). Unmeasured (no answer), the host name
  * decides: loopback is local.
  */
+export const REMOTE_WORKERS_PER_CORE = 8;
 export const REMOTE_WORKERS_MAX = 24;
 export const IO_BOUND_RTT_MS = 5;
 export const LOCAL_WORKERS_MIN = 3;
@@ -53,7 +58,7 @@ export function withinShardYears(d: WorkersDecision, shards: number | undefined)
 export function defaultWorkers(target: Pick<Target, 'workers' | 'dataApi'>, embedded: boolean, cores = availableParallelism(), roundTripMs?: number): WorkersDecision {
   if (target.workers !== undefined) return { workers: target.workers, why: "the target file's workers" };
   const local = { workers: Math.max(LOCAL_WORKERS_MIN, Math.floor(cores / 2)), why: '' };
-  const remote = { workers: Math.min(REMOTE_WORKERS_MAX, Math.max(2, 12 * cores)), why: '' };
+  const remote = { workers: Math.min(REMOTE_WORKERS_MAX, Math.max(2, REMOTE_WORKERS_PER_CORE * cores)), why: '' };
   if (embedded) return { ...local, why: 'the embedded reference shares this machine' };
   if (roundTripMs === undefined) {
     const loopback = isLoopback(target.dataApi.baseUrl);
