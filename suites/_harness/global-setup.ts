@@ -82,11 +82,14 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     }
     // Rostering clients' tokens and the data the rostering suites read (only when they run), and
     // with many workers the descriptors their pools share (run-pool.ts), at the same time.
-    const pool = config.workers >= RUN_POOL_MIN_WORKERS ? makeRunDescriptors(ctx, outcome.tokens.primary) : undefined;
-    const made = await Promise.allSettled([rosteringSetup(shardRun?.rostering), pool]);
-    if (made[1].status === 'fulfilled') runDescriptorsTeardown = made[1].value;
-    for (const m of made) if (m.status === 'rejected') throw m.reason;
-    rosteringTeardown = (made[0] as PromiseFulfilledResult<typeof rosteringTeardown>).value;
+    const pool = config.workers >= RUN_POOL_MIN_WORKERS
+      ? makeRunDescriptors(ctx, outcome.tokens.primary).then((remove) => { runDescriptorsTeardown = remove; })
+      : undefined;
+    const rostering = rosteringSetup(shardRun?.rostering);
+    // Both settle before either failure is thrown: the catch below then deletes the run's descriptors.
+    await Promise.allSettled([rostering, pool]);
+    rosteringTeardown = await rostering;
+    await pool;
     timed(pool ? 'rostering data and the run\'s descriptors' : 'rostering data');
     await shardRun?.started(rosteringTeardown ? rosteringRun() : undefined);
   } catch (err) {
