@@ -200,6 +200,8 @@ interface RunResult {
   failedRules: { id: string; level: 'MUST' | 'SHOULD' }[];
   /** MUST rules the run left without a pass (not applicable or untested). */
   mustUnpassed: string[];
+  /** Rules with a not-applicable test or check in the run, whatever their verdict. */
+  notApplicableRules: string[];
   /** Run again without the failure limit (see judge()). */
   ranToEnd?: boolean;
   /** Errors of the run outside any test (global setup or teardown). */
@@ -346,13 +348,14 @@ function readResults(file: string): TestCounts {
 }
 
 /** The verdict and failed rules of a run's conformance report (none when it wrote no report). */
-function readVerdict(file: string): Pick<RunResult, 'verdict' | 'failedRules' | 'mustUnpassed'> {
-  if (!existsSync(file)) return { failedRules: [], mustUnpassed: [] };
+function readVerdict(file: string): Pick<RunResult, 'verdict' | 'failedRules' | 'mustUnpassed' | 'notApplicableRules'> {
+  if (!existsSync(file)) return { failedRules: [], mustUnpassed: [], notApplicableRules: [] };
   const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
   return {
     verdict: report.summary.verdict,
     failedRules: report.rules.filter((r) => r.verdict === 'fail').map((r) => ({ id: r.id, level: r.level })),
     mustUnpassed: report.rules.filter((r) => r.level === 'MUST' && r.verdict !== 'pass' && !r.untestable).map((r) => r.id),
+    notApplicableRules: report.rules.filter((r) => r.tests.some((t) => t.verdict === 'not-applicable' || t.checks?.some((c) => c.outcome === 'not-applicable'))).map((r) => r.id),
   };
 }
 
@@ -444,6 +447,8 @@ function refusedBecause(f: Fault, r: RunResult, clean: RunResult): string {
   if (lost.length) return `MUST rules no longer passed: ${lost.slice(0, 4).join(', ')}${lost.length > 4 ? ` and ${lost.length - 4} more` : ''}`;
   const unnoticed = (f.warns ?? []).filter((id) => !warnings(r).includes(id));
   if (unnoticed.length) return `allowed, but the SHOULD rule${unnoticed.length > 1 ? 's' : ''} meant to notice it did not: ${unnoticed.join(', ')}`;
+  const unmet = (f.notApplicable ?? []).filter((id) => !r.notApplicableRules.includes(id));
+  if (unmet.length) return `allowed, but no test said not applicable in: ${unmet.join(', ')} (the path that does not judge it was never taken)`;
   return '';
 }
 

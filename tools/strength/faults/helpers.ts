@@ -33,6 +33,12 @@ export interface Fault extends Transformer {
    */
   warns?: string[];
   /**
+   * For a conforming deviation: the rules in which it must leave a not-applicable test or check.
+   * A deviation the suites meet by not judging (a 409 where a 400 would be judged) proves the
+   * allowance only if the run says *not applicable* there, and a pass would hide that it never did.
+   */
+  notApplicable?: string[];
+  /**
    * What the deployment's target file declares differently from suites/targets/reference.json
    * (a host setting the seed allows, such as another token lifetime): the runner writes the
    * fault's target file with these members merged into `dataApi`.
@@ -221,3 +227,15 @@ export function identityFlagOf(doc: unknown): string {
   return found ?? 'x-Core-isIdentity';
 }
 
+/** The objects at a model path (`$.a[*].b`) of a document. */
+export function objectsAt(doc: unknown, path: string): Record<string, unknown>[] {
+  let here: unknown[] = [doc];
+  for (const step of path.slice(2).split('.')) {
+    const [name, each] = step.endsWith('[*]') ? [step.slice(0, -3), true] : [step, false];
+    here = here.flatMap((v) => {
+      const next = v && typeof v === 'object' ? (v as Record<string, unknown>)[name] : undefined;
+      return next === undefined ? [] : each ? (Array.isArray(next) ? next : []) : [next];
+    });
+  }
+  return here.filter((v): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v));
+}

@@ -2,23 +2,10 @@
 import { model } from './served-model.js';
 import { keyMaxLength } from '../../../spec/model/key-lengths.js';
 import { dataPath, eachObject, header, jsonOf, pathOf, setJson } from '../proxy.js';
-import { isData, isWrite, collection, item, problem, problemOf, hasType, editJson, editRequestJson, type Fault } from './helpers.js';
+import { isData, isWrite, collection, item, problem, problemOf, hasType, editJson, editRequestJson, objectsAt, type Fault } from './helpers.js';
 
 /** The targets whose key types the suites checked before every shape was (academicWeek, balanceSheetDimension, school). */
 const OLD_TYPE_SHAPES = new Set(['academicWeek', 'balanceSheetDimension', 'school']);
-
-/** The objects at a model path (`$.a[*].b`) of a document. */
-function objectsAt(doc: unknown, path: string): Record<string, unknown>[] {
-  let here: unknown[] = [doc];
-  for (const step of path.slice(2).split('.')) {
-    const [name, each] = step.endsWith('[*]') ? [step.slice(0, -3), true] : [step, false];
-    here = here.flatMap((v) => {
-      const next = v && typeof v === 'object' ? (v as Record<string, unknown>)[name] : undefined;
-      return next === undefined ? [] : each ? (Array.isArray(next) ? next : []) : [next];
-    });
-  }
-  return here.filter((v): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v));
-}
 
 export const referencesFaults: Fault[] = [
   {

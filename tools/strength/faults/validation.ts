@@ -1,7 +1,7 @@
 /** Faulty deployments that break data.validation. */
 import { randomUUID } from 'node:crypto';
 import { answerJson, dataPath, eachObject, header, jsonOf, pathOf, queryOf, setJson, setQuery, type ProxiedRequest, type ProxiedResponse } from '../proxy.js';
-import { isData, isWrite, isJson, problem, problemOf, editJson, editRequestJson, mapStrings, notJsonBody, type Fault } from './helpers.js';
+import { isData, isWrite, isJson, problem, problemOf, editJson, editRequestJson, mapStrings, notJsonBody, objectsAt, type Fault } from './helpers.js';
 import type { Fields } from '../../../spec/model/dsl.js';
 import { model } from './served-model.js';
 
@@ -432,6 +432,17 @@ export const validationFaults: Fault[] = [
     },
   },
   // Conforming deviations: the seed allows them, so the verdict must stay conformant.
+  {
+    name: 'markup-in-reference-keys-unresolved', family: 'data.validation', suites: ['validation/markup.spec.ts'], expect: 'conformant', notApplicable: ['data.validation.dangerous-markup-400'],
+    description: 'a write whose reference has a text key holding dangerous markup is answered 409 unresolved-reference: the reference is resolved before its text is read, as upstream\'s reference classes do (no record holding markup can exist)',
+    request: (req) => {
+      const r = writtenResource(req);
+      const body = r ? jsonOf(req) : undefined;
+      if (!r || !body) return;
+      const marked = r.references.some((ref) => objectsAt(body, ref.path).some((o) => ref.fields.some((k) => k.kind === 'string' && typeof o[k.property] === 'string' && DANGEROUS.test(o[k.property] as string))));
+      if (marked) return problem('data-conflict:unresolved-reference');
+    },
+  },
   {
     name: 'json-syntax-errors-bad-request', family: 'data.validation', suites: ['validation/body.spec.ts', 'errors'], expect: 'conformant',
     description: 'every write body that is not JSON is answered 400 bad-request with an errors entry (the seed\'s "body not parseable"), a truncated object too',
