@@ -14,7 +14,8 @@
  * `--remote-latency <ms>` (or `=<ms>`) measures certification in practice instead (issue #24 point 5):
  * the complete target, every suite, through a proxy delaying each direction by half that round trip
  * (delay-proxy.ts), with the workers the defaults choose; it ends with the line
- * `remote certification at <ms> ms: N s (verdict V, W workers)`.
+ * `remote certification at <ms> ms: N s (verdict V, W workers)`; `--workers <n>` beside it runs
+ * another count than the defaults choose.
  *
  * `--kills [seed]` runs the killed-run acceptance instead (kills.ts): five runs killed at drawn
  * points in set-up, mid-suite and teardown, then cleanup, the store digest and a clean run.
@@ -463,15 +464,27 @@ function remoteLatencyArg(argv: string[]): number | undefined {
   return value;
 }
 
-/** The complete certification through the proxy at `roundTripMs`, with default workers. */
-async function remoteCertification(roundTripMs: number, setup: Setup): Promise<number> {
+/**
+ * `--workers <n>` beside --remote-latency: another worker count than the defaults choose, to
+ * compare counts in one sitting (the host's speed varies too much between sittings).
+ */
+function workersArg(argv: string[]): number | undefined {
+  const at = argv.findIndex((a) => a === '--workers' || a.startsWith('--workers='));
+  if (at < 0) return undefined;
+  const value = Number(argv[at].includes('=') ? argv[at].split('=')[1] : argv[at + 1]);
+  if (!Number.isInteger(value) || value < 1) throw new Error('--workers takes a positive whole number, e.g. --workers 12');
+  return value;
+}
+
+/** The complete certification through the proxy at `roundTripMs`, with default workers unless told. */
+async function remoteCertification(roundTripMs: number, setup: Setup, workers?: number): Promise<number> {
   const name = `remote-${roundTripMs}ms`;
   // The network's delay, not an HTTP proxy's work (delay-proxy.ts).
   const held = await DelayProxy.start(routesOf(setup).map((r) => r.upstreamPort), roundTripMs);
   proxies.add(held);
   let r: RunResult;
   try {
-    r = await runSuites(name, {}, setup, { suites: [], storeDigest: true }, held);
+    r = await runSuites(name, {}, setup, { suites: [], storeDigest: true, ...(workers ? { workers } : {}) }, held);
   } finally {
     proxies.delete(held);
     await held.close();
@@ -479,11 +492,11 @@ async function remoteCertification(roundTripMs: number, setup: Setup): Promise<n
   const counts = [...held.exchanges].sort((a, b) => b[1] - a[1]);
   console.log(`requests through the proxy: ${counts.reduce((n, [, c]) => n + c, 0)} (${counts.map(([m, c]) => `${m} ${c}`).join(', ')})`);
   // Playwright's own line names the workers the defaults chose (workers.ts, by the round trip).
-  const workers = /using (\d+) workers?/.exec(readFileSync(join(out, `log-${name}.txt`), 'utf8'))?.[1] ?? '?';
+  const used = /using (\d+) workers?/.exec(readFileSync(join(out, `log-${name}.txt`), 'utf8'))?.[1] ?? '?';
   for (const t of r.failed.slice(0, 20)) console.log(`  failed  ${t}`);
   for (const e of [...r.errors, ...r.proxyErrors].slice(0, 10)) console.log(`  error   ${e}`);
   console.log(`${r.passed} passed, ${r.skipped} skipped, ${r.failed.length} failed; reports in ${relative(root, join(out, 'reports', name))}`);
-  console.log(`remote certification at ${roundTripMs} ms: ${(r.ms / 1000).toFixed(1)} s (verdict ${r.verdict ?? 'none'}, ${workers} workers)`);
+  console.log(`remote certification at ${roundTripMs} ms: ${(r.ms / 1000).toFixed(1)} s (verdict ${r.verdict ?? 'none'}, ${used} workers${workers ? ', as told' : ''})`);
   return r.verdict === 'conformant' && !r.failed.length && !r.proxyErrors.length ? 0 : 1;
 }
 
@@ -654,7 +667,7 @@ async function main(): Promise<number> {
   }
   if (remote !== undefined) {
     console.log(`reference up (${deployments.length + 1} deployments) in ${seconds(Date.now() - started)}; certification through a ${remote} ms round trip`);
-    return remoteCertification(remote, setup);
+    return remoteCertification(remote, setup, workersArg(args));
   }
   console.log(`reference up (${deployments.length + 1} deployments, Data Standard ${servedStandard}, ${relative(root, referenceTargetFile)}) in ${seconds(Date.now() - started)}; ${list.length} faults, ${PARALLEL} at a time`);
 
