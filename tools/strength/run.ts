@@ -455,26 +455,23 @@ function refusedBecause(f: Fault, r: RunResult, clean: RunResult): string {
 
 const warnings = (r: RunResult) => r.failedRules.filter((x) => x.level === 'SHOULD').map((x) => x.id);
 
-/** `--remote-latency 40` or `--remote-latency=40`: the round trip to measure certification at. */
-function remoteLatencyArg(argv: string[]): number | undefined {
-  const at = argv.findIndex((a) => a === '--remote-latency' || a.startsWith('--remote-latency='));
+/** The number a flag gives (`--flag 40` or `--flag=40`), undefined without the flag; `valid` or it throws `hint`. */
+function numberArg(argv: string[], flag: string, valid: (n: number) => boolean, hint: string): number | undefined {
+  const at = argv.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
   if (at < 0) return undefined;
   const value = Number(argv[at].includes('=') ? argv[at].split('=')[1] : argv[at + 1]);
-  if (!Number.isFinite(value) || value < 0) throw new Error('--remote-latency takes a round trip in milliseconds, e.g. --remote-latency 40');
+  if (!valid(value)) throw new Error(`${flag} takes ${hint}`);
   return value;
 }
+
+/** `--remote-latency 40`: the round trip to measure certification at. */
+const remoteLatencyArg = (argv: string[]) => numberArg(argv, '--remote-latency', (n) => Number.isFinite(n) && n >= 0, 'a round trip in milliseconds, e.g. --remote-latency 40');
 
 /**
  * `--workers <n>` beside --remote-latency: another worker count than the defaults choose, to
  * compare counts in one sitting (the host's speed varies too much between sittings).
  */
-function workersArg(argv: string[]): number | undefined {
-  const at = argv.findIndex((a) => a === '--workers' || a.startsWith('--workers='));
-  if (at < 0) return undefined;
-  const value = Number(argv[at].includes('=') ? argv[at].split('=')[1] : argv[at + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error('--workers takes a positive whole number, e.g. --workers 12');
-  return value;
-}
+const workersArg = (argv: string[]) => numberArg(argv, '--workers', (n) => Number.isInteger(n) && n >= 1, 'a positive whole number, e.g. --workers 12');
 
 /** The complete certification through the proxy at `roundTripMs`, with default workers unless told. */
 async function remoteCertification(roundTripMs: number, setup: Setup, workers?: number): Promise<number> {
@@ -629,6 +626,8 @@ async function shardRuns(total: number, setup: Setup): Promise<number> {
 
 async function main(): Promise<number> {
   const remote = remoteLatencyArg(args);
+  const toldWorkers = workersArg(args);
+  if (toldWorkers !== undefined && remote === undefined) throw new Error('--workers goes beside --remote-latency only (the faults choose their own)');
   const kills = killsArg(args);
   const shardCount = shardsArg(args);
   const faultMode = remote === undefined && kills === undefined && shardCount === undefined;
@@ -667,7 +666,7 @@ async function main(): Promise<number> {
   }
   if (remote !== undefined) {
     console.log(`reference up (${deployments.length + 1} deployments) in ${seconds(Date.now() - started)}; certification through a ${remote} ms round trip`);
-    return remoteCertification(remote, setup, workersArg(args));
+    return remoteCertification(remote, setup, toldWorkers);
   }
   console.log(`reference up (${deployments.length + 1} deployments, Data Standard ${servedStandard}, ${relative(root, referenceTargetFile)}) in ${seconds(Date.now() - started)}; ${list.length} faults, ${PARALLEL} at a time`);
 
