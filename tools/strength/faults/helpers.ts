@@ -33,9 +33,10 @@ export interface Fault extends Transformer {
    */
   warns?: string[];
   /**
-   * For a conforming deviation: the rules in which it must leave a not-applicable test or check.
-   * A deviation the suites meet by not judging (a 409 where a 400 would be judged) proves the
-   * allowance only if the run says *not applicable* there, and a pass would hide that it never did.
+   * For a conforming deviation: the rules in which it must leave more not-applicable tests or
+   * checks than the clean run. A deviation the suites meet by not judging (a 409 where a 400 would
+   * be judged) proves the allowance only if the run says *not applicable* there, and a pass would
+   * hide that it never did.
    */
   notApplicable?: string[];
   /**
