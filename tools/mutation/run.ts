@@ -28,7 +28,9 @@
  * observe the change (`"class": "unobservable"`), or the mutated reference still meets every rule
  * (`"class": "no-rule"`: behaviour no seed rule or decision requires, such as a throttle; a
  * deployment without it is conformant, so no conformance test may require it, and the in-process
- * tests hold it). Any other survivor is printed, and fails the run, as does a score under the goal.
+ * tests hold it). Any other survivor is printed, and fails the run, as does a score under the goal,
+ * and as does a listed entry that explains no survivor of either kind (listed.ts: stale entries
+ * hid a 49 % once).
  * A committed report may have been judged on an older version of a file: its mutants are matched
  * through the lines both versions share (line-map.ts), and the group is named as judged on an
  * older version, to be re-run.
@@ -39,16 +41,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { writeManifests } from './suites/manifests.js';
-import { lineMap } from './line-map.js';
+import { appliesTo, isLeft, linesOf, names, unusedEntries, type Equivalent, type Kind, type Report } from './listed.js';
 import { assertRangeable, forgetTimeouts, mergeModules, type IncrementalReport } from './merge-incremental.js';
 
 const GOAL = 85;
 const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 const groups = JSON.parse(readFileSync(here('groups.json'), 'utf8')) as Record<string, { mutate: string[]; tests: string[]; suites: string[] }>;
 
-interface Mutant { id: string; mutatorName: string; replacement?: string; status: string; location: { start: { line: number; column: number } } }
-interface Report { files: Record<string, { mutants: Mutant[]; source?: string }> }
-interface Equivalent { file: string; line: number; column?: number; mutator: string; replacement?: string; reason: string; only?: 'suites'; class?: 'unobservable' | 'no-rule' }
 
 const args = process.argv.slice(2);
 // --file <module>: judge one module of the group; its results are folded into the group's file.
@@ -97,13 +96,8 @@ for (const group of reportOnly ? [] : chosen.length ? chosen : Object.keys(group
   console.log(`== group ${group} took ${((Date.now() - t0) / 60000).toFixed(1)} min`);
 }
 
-const equivalents = (JSON.parse(readFileSync(here('equivalent-survivors.json'), 'utf8')) as Equivalent[]).filter((e) => !e.only || !unit);
-// An entry names its mutant by line, mutator and replacement; `column` where two mutants share
-// them. The line is the report's, or today's where the entry was moved with the file and the
-// report is older (`at`, line-map.ts): entries written against either match.
-const isEquivalent = (file: string, m: Mutant, at: (line: number) => number | undefined) => equivalents.some((e) => e.file === file
-  && (e.line === m.location.start.line || e.line === at(m.location.start.line)) && (e.column === undefined || e.column === m.location.start.column)
-  && e.mutator === m.mutatorName && (e.replacement === undefined || e.replacement === m.replacement));
+const listedEntries = JSON.parse(readFileSync(here('equivalent-survivors.json'), 'utf8')) as Equivalent[];
+const equivalents = listedEntries.filter((e) => appliesTo(e, unit ? 'unit' : 'suites'));
 const stale: string[] = [];
 
 let killed = 0;
@@ -127,10 +121,10 @@ for (const group of Object.keys(groups)) {
   let groupListed = 0;
   for (const [file, { mutants, source }] of Object.entries(report.files).sort()) {
     const today = existsSync(file) ? readFileSync(file, 'utf8') : '';
-    const at = source === undefined ? (line: number) => line : lineMap(source, today);
+    const at = linesOf(source, today);
     if (source !== undefined && source !== today) stale.push(`${group}: ${file}`);
-    const left = mutants.filter((m) => (m.status === 'Survived' || m.status === 'NoCoverage'));
-    const equivalent = left.filter((m) => isEquivalent(file, m, at));
+    const left = mutants.filter(isLeft);
+    const equivalent = left.filter((m) => equivalents.some((e) => names(e, file, m, at)));
     const count = (...s: string[]) => mutants.filter((m) => s.includes(m.status)).length;
     const k = count('Killed', 'Timeout');
     const n = count('Killed', 'Timeout', 'Survived', 'NoCoverage') - equivalent.length;
@@ -151,6 +145,15 @@ console.log(`\nmutants judged by the ${kind} (valid: killed, survived and not co
 console.log(`${'module'.padEnd(48)} ${'valid'.padStart(5)} ${'killed'.padStart(7)} ${'survived'.padStart(8)} ${'no cover'.padStart(8)} ${'listed'.padStart(6)} ${'errors'.padStart(7)} ${'score'.padStart(7)}`);
 for (const r of rows) console.log(r);
 if (unexplained.length) console.log(`\nsurvivors neither killed nor listed as equivalent: ${unexplained.length}\n  ${unexplained.join('\n  ')}`);
+// Entries are judged against the reports of both kinds: an entry without `only` may explain an
+// in-process survivor the suites kill, or the other way round.
+const committed = (['unit', 'suites'] as Kind[]).flatMap((k) => Object.keys(groups).map((g) => here(`incremental/${k === 'unit' ? '' : 'suites/'}${g}.json`))
+  .filter(existsSync).map((p) => ({ kind: k, report: JSON.parse(readFileSync(p, 'utf8')) as Report })));
+const unused = unusedEntries(listedEntries, committed, (file) => (existsSync(file) ? readFileSync(file, 'utf8') : ''));
+if (unused.length) {
+  console.log(`\nlisted equivalents that explain no survivor of either kind's reports (killed since, or their code changed): ${unused.length}; remove them, or move them with their code`);
+  for (const e of unused) console.log(`  ${e.file}:${e.line}${e.column !== undefined ? `:${e.column}` : ''} ${e.mutator}${e.replacement !== undefined ? ` → ${JSON.stringify(e.replacement).slice(0, 100)}` : ''}`);
+}
 // A report judged on an older version of a file still counts, but says so: re-run the group.
 if (stale.length) console.log(`\njudged on an older version of the file (listed entries matched through the unchanged lines; re-run to judge today's code): ${stale.join(', ')}`);
 if (missing.length) console.log(`groups without a report (not counted; run \`npm run mutation -- ${unit ? '' : '--suites '}${missing.join(' ')}\`): ${missing.join(', ')}`);
@@ -162,7 +165,7 @@ if (!total) {
 }
 const score = (100 * killed) / total;
 // The suites kind is measured group by group: a group not yet measured is named, not a failure.
-if (score < GOAL || groupScores.some((g) => g.total > 0 && (100 * g.killed) / g.total < GOAL) || unexplained.length || (unit && missing.length)) process.exitCode = 1;
+if (score < GOAL || groupScores.some((g) => g.total > 0 && (100 * g.killed) / g.total < GOAL) || unexplained.length || unused.length || (unit && missing.length)) process.exitCode = 1;
 console.log(`${scoreLine('overall', killed, total, listed)}${missing.length ? `, ${missing.length} group(s) not measured` : ''}`);
 
 /** `line:col-line:col` with report columns (from 1) as Stryker's mutate range (columns from 0). */
