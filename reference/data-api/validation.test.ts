@@ -377,6 +377,21 @@ test('a refusal lists at most 100 failing paths and says how many were found (is
   }
 });
 
+test('a body the schema refuses at 100 paths or more is answered before the checks after it, so its count is a floor', async () => {
+  // Each item lacks its reference's schoolId: one schema path per item, and nothing for the
+  // checks after the schema to find (distinct names, so no repeated item; no schoolId kept, so
+  // no unification). Had those checks run, the count would be exact ("… of 100 failing paths.",
+  // or no count at all for exactly 100).
+  const periods = (n: number) => Array.from({ length: n }, (_, i) => ({ classPeriodReference: { classPeriodName: `P${i}` } }));
+  for (const n of [100, 150]) {
+    const res = await post('bellSchedules', bellSchedule(`B${n}`, { classPeriods: periods(n) }));
+    assert.equal(res.status, 400);
+    const problem = await res.json() as { detail: string; validationErrors: Record<string, string[]> };
+    assert.deepEqual(Object.keys(problem.validationErrors), Array.from({ length: 100 }, (_, i) => `$.classPeriods[${i}].classPeriodReference.schoolId`), String(n));
+    assert.equal(problem.detail, `Data validation failed. See 'validationErrors' for details: it lists 100 of ${n} failing paths found; a refused body is searched only as far as the list needs, so more may fail.`, String(n));
+  }
+});
+
 test('the checks after the schema stop once the list is full, and the count is then a floor; a short refusal carries no count', async () => {
   // Unknown descriptors, one per item: no schema error, every path found by the descriptor check.
   const codes = (n: number) => course(`C-${n}`, { identificationCodes: Array.from({ length: n }, (_, i) => ({ courseIdentificationSystemDescriptor: `${NS}/CourseIdentificationSystemDescriptor#None${i}`, identificationCode: `c${i}` })) });
