@@ -99,6 +99,7 @@ for (const group of reportOnly ? [] : chosen.length ? chosen : Object.keys(group
 const listedEntries = JSON.parse(readFileSync(here('equivalent-survivors.json'), 'utf8')) as Equivalent[];
 const equivalents = listedEntries.filter((e) => appliesTo(e, unit ? 'unit' : 'suites'));
 const stale: string[] = [];
+const timedOut: string[] = [];
 
 let killed = 0;
 let total = 0;
@@ -127,6 +128,7 @@ for (const group of Object.keys(groups)) {
     const equivalent = left.filter((m) => equivalents.some((e) => names(e, file, m, at)));
     const count = (...s: string[]) => mutants.filter((m) => s.includes(m.status)).length;
     const k = count('Killed', 'Timeout');
+    if (count('Timeout')) timedOut.push(`${file} ${count('Timeout')}`);
     const n = count('Killed', 'Timeout', 'Survived', 'NoCoverage') - equivalent.length;
     groupKilled += k;
     groupTotal += n;
@@ -155,6 +157,9 @@ if (unused.length) {
   for (const e of unused) console.log(`  ${e.file}:${e.line}${e.column !== undefined ? `:${e.column}` : ''} ${e.mutator}${e.replacement !== undefined ? ` → ${JSON.stringify(e.replacement).slice(0, 100)}` : ''}`);
 }
 // A report judged on an older version of a file still counts, but says so: re-run the group.
+// A timeout counts as a kill, but a loaded machine times out mutants that would survive (six of
+// seven in content-checks.ts, judged again): the count is shown so that it is checked.
+if (timedOut.length) console.log(`\ntimed out, counted as killed (judge again on a quiet machine with --retest-timeouts if the run shared its cores): ${timedOut.join(', ')}`);
 if (stale.length) console.log(`\njudged on an older version of the file (listed entries matched through the unchanged lines; re-run to judge today's code): ${stale.join(', ')}`);
 if (missing.length) console.log(`groups without a report (not counted; run \`npm run mutation -- ${unit ? '' : '--suites '}${missing.join(' ')}\`): ${missing.join(', ')}`);
 console.log(`run time: ${((Date.now() - started) / 60000).toFixed(1)} min\n`);
