@@ -47,7 +47,8 @@ import { assertRangeable, forgetTimeouts, mergeModules, type IncrementalReport }
 const GOAL = 85;
 const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 const groups = JSON.parse(readFileSync(here('groups.json'), 'utf8')) as Record<string, { mutate: string[]; tests: string[]; suites: string[] }>;
-
+/** The committed incremental file of a group and kind: its latest results. */
+const reportPath = (kind: Kind, group: string) => here(`incremental/${kind === 'unit' ? '' : 'suites/'}${group}.json`);
 
 const args = process.argv.slice(2);
 // --file <module>: judge one module of the group; its results are folded into the group's file.
@@ -77,7 +78,7 @@ for (const group of reportOnly ? [] : chosen.length ? chosen : Object.keys(group
   console.log(`\n== mutation group ${group} (${kind}): ${groups[group].mutate.join(', ')}`);
   if (!unit) writeManifests(groups[group].suites);
   const t0 = Date.now();
-  const incremental = here(`incremental/${unit ? '' : 'suites/'}${group}.json`);
+  const incremental = reportPath(unit ? 'unit' : 'suites', group);
   if (retestTimeouts && existsSync(incremental)) forgetTimeouts(incremental, onlyFile ? [onlyFile] : groups[group].mutate);
   const before = onlyFile !== undefined && existsSync(incremental) ? JSON.parse(readFileSync(incremental, 'utf8')) as IncrementalReport : undefined;
   if (ranges && onlyFile !== undefined) assertRangeable(before, onlyFile, readFileSync(here(`../../${onlyFile}`), 'utf8'));
@@ -114,7 +115,7 @@ const scoreLine = (name: string, k: number, n: number, eq: number) =>
 for (const group of Object.keys(groups)) {
   // The committed incremental file holds the group's last results (the same statuses as the
   // JSON report in reports/, which a clean clone does not have).
-  const path = here(`incremental/${unit ? '' : 'suites/'}${group}.json`);
+  const path = reportPath(unit ? 'unit' : 'suites', group);
   if (!existsSync(path)) { missing.push(group); continue; }
   const report = JSON.parse(readFileSync(path, 'utf8')) as Report;
   let groupKilled = 0;
@@ -149,17 +150,17 @@ for (const r of rows) console.log(r);
 if (unexplained.length) console.log(`\nsurvivors neither killed nor listed as equivalent: ${unexplained.length}\n  ${unexplained.join('\n  ')}`);
 // Entries are judged against the reports of both kinds: an entry without `only` may explain an
 // in-process survivor the suites kill, or the other way round.
-const committed = (['unit', 'suites'] as Kind[]).flatMap((k) => Object.keys(groups).map((g) => here(`incremental/${k === 'unit' ? '' : 'suites/'}${g}.json`))
+const committed = (['unit', 'suites'] as Kind[]).flatMap((k) => Object.keys(groups).map((g) => reportPath(k, g))
   .filter(existsSync).map((p) => ({ kind: k, report: JSON.parse(readFileSync(p, 'utf8')) as Report })));
 const unused = unusedEntries(listedEntries, committed, (file) => (existsSync(file) ? readFileSync(file, 'utf8') : ''));
 if (unused.length) {
   console.log(`\nlisted equivalents that explain no survivor of either kind's reports (killed since, or their code changed): ${unused.length}; remove them, or move them with their code`);
   for (const e of unused) console.log(`  ${e.file}:${e.line}${e.column !== undefined ? `:${e.column}` : ''} ${e.mutator}${e.replacement !== undefined ? ` → ${JSON.stringify(e.replacement).slice(0, 100)}` : ''}`);
 }
-// A report judged on an older version of a file still counts, but says so: re-run the group.
 // A timeout counts as a kill, but a loaded machine times out mutants that would survive (six of
 // seven in content-checks.ts, judged again): the count is shown so that it is checked.
 if (timedOut.length) console.log(`\ntimed out, counted as killed (judge again on a quiet machine with --retest-timeouts if the run shared its cores): ${timedOut.join(', ')}`);
+// A report judged on an older version of a file still counts, but says so: re-run the group.
 if (stale.length) console.log(`\njudged on an older version of the file (listed entries matched through the unchanged lines; re-run to judge today's code): ${stale.join(', ')}`);
 if (missing.length) console.log(`groups without a report (not counted; run \`npm run mutation -- ${unit ? '' : '--suites '}${missing.join(' ')}\`): ${missing.join(', ')}`);
 console.log(`run time: ${((Date.now() - started) / 60000).toFixed(1)} min\n`);
