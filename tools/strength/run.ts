@@ -38,6 +38,7 @@ import { faults, type Fault } from './faults/index.js';
 import { DeviatingProxy, Tokens, type Clients, type Route, type Transformer } from './proxy.js';
 import { killAcceptance, type KillHarness, type Watch } from './kills.js';
 import { latency } from './latency.js';
+import { cpuLine, cpuMark } from './cpu.js';
 import { DelayProxy } from './delay-proxy.js';
 import type { PortFront } from './front.js';
 import { shardAcceptance, type ShardHarness } from './shards.js';
@@ -480,6 +481,9 @@ async function remoteCertification(roundTripMs: number, setup: Setup, workers?: 
   // The network's delay, not an HTTP proxy's work (delay-proxy.ts).
   const held = await DelayProxy.start(routesOf(setup).map((r) => r.upstreamPort), roundTripMs);
   proxies.add(held);
+  // Only the deployments run yet: the suites' run, once it ended, counts among the reaped children.
+  const deploymentPids = [...children].map((c) => c.pid!);
+  const before = cpuMark(deploymentPids);
   let r: RunResult;
   try {
     r = await runSuites(name, {}, setup, { suites: [], storeDigest: true, ...(workers ? { workers } : {}) }, held);
@@ -487,6 +491,7 @@ async function remoteCertification(roundTripMs: number, setup: Setup, workers?: 
     proxies.delete(held);
     await held.close();
   }
+  const cpu = cpuLine(before, cpuMark(deploymentPids));
   const counts = [...held.exchanges].sort((a, b) => b[1] - a[1]);
   console.log(`requests through the proxy: ${counts.reduce((n, [, c]) => n + c, 0)} (${counts.map(([m, c]) => `${m} ${c}`).join(', ')})`);
   // Playwright's own line names the workers the defaults chose (workers.ts, by the round trip).
@@ -494,6 +499,7 @@ async function remoteCertification(roundTripMs: number, setup: Setup, workers?: 
   for (const t of r.failed.slice(0, 20)) console.log(`  failed  ${t}`);
   for (const e of [...r.errors, ...r.proxyErrors].slice(0, 10)) console.log(`  error   ${e}`);
   console.log(`${r.passed} passed, ${r.skipped} skipped, ${r.failed.length} failed; reports in ${relative(root, join(out, 'reports', name))}`);
+  console.log(cpu);
   console.log(`remote certification at ${roundTripMs} ms: ${(r.ms / 1000).toFixed(1)} s (verdict ${r.verdict ?? 'none'}, ${used} workers${workers ? ', as told' : ''})`);
   return r.verdict === 'conformant' && !r.failed.length && !r.proxyErrors.length ? 0 : 1;
 }
