@@ -13,7 +13,8 @@
  *
  * `--remote-latency <ms>` (or `=<ms>`) measures certification in practice instead (issue #24 point 5):
  * the complete target, every suite, through a proxy delaying each direction by half that round trip
- * (delay-proxy.ts), with the workers the defaults choose; it ends with the line
+ * (delay-proxy.ts), with the workers the defaults choose; it ends with the machine's line (its
+ * cores, its load, the CPU-seconds the run used: cpu.ts) and then
  * `remote certification at <ms> ms: N s (verdict V, W workers)`; `--workers <n>` beside it runs
  * another count than the defaults choose.
  *
