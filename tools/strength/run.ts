@@ -13,8 +13,9 @@
  *
  * `--remote-latency <ms>` (or `=<ms>`) measures certification in practice instead (issue #24 point 5):
  * the complete target, every suite, through a proxy delaying each direction by half that round trip
- * (delay-proxy.ts), with the workers the defaults choose; it ends with the machine's line (its
- * cores, its load, the CPU-seconds the run used: cpu.ts) and then
+ * (delay-proxy.ts), with the workers the defaults choose; it ends with the phases line (where the
+ * time went: phases.ts), the machine's line (its cores, its load, the CPU-seconds the run used:
+ * cpu.ts) and then
  * `remote certification at <ms> ms: N s (verdict V, W workers)`; `--workers <n>` beside it runs
  * another count than the defaults choose.
  *
@@ -40,6 +41,7 @@ import { DeviatingProxy, Tokens, type Clients, type Route, type Transformer } fr
 import { killAcceptance, type KillHarness, type Watch } from './kills.js';
 import { latency } from './latency.js';
 import { cpuLine, cpuMark } from './cpu.js';
+import { phasesLine, phasesOf } from './phases.js';
 import { DelayProxy } from './delay-proxy.js';
 import type { PortFront } from './front.js';
 import { shardAcceptance, type ShardHarness } from './shards.js';
@@ -496,10 +498,14 @@ async function remoteCertification(roundTripMs: number, setup: Setup, workers?: 
   const counts = [...held.exchanges].sort((a, b) => b[1] - a[1]);
   console.log(`requests through the proxy: ${counts.reduce((n, [, c]) => n + c, 0)} (${counts.map(([m, c]) => `${m} ${c}`).join(', ')})`);
   // Playwright's own line names the workers the defaults chose (workers.ts, by the round trip).
-  const used = /using (\d+) workers?/.exec(readFileSync(join(out, `log-${name}.txt`), 'utf8'))?.[1] ?? '?';
+  const log = readFileSync(join(out, `log-${name}.txt`), 'utf8');
+  const used = /using (\d+) workers?/.exec(log)?.[1] ?? '?';
+  const resultsFile = join(out, `results-${name}.json`);
+  const phases = existsSync(resultsFile) ? phasesOf(JSON.parse(readFileSync(resultsFile, 'utf8')), log, r.ms) : undefined;
   for (const t of r.failed.slice(0, 20)) console.log(`  failed  ${t}`);
   for (const e of [...r.errors, ...r.proxyErrors].slice(0, 10)) console.log(`  error   ${e}`);
   console.log(`${r.passed} passed, ${r.skipped} skipped, ${r.failed.length} failed; reports in ${relative(root, join(out, 'reports', name))}`);
+  console.log(phasesLine(phases, Number(used) || undefined));
   console.log(cpu);
   console.log(`remote certification at ${roundTripMs} ms: ${(r.ms / 1000).toFixed(1)} s (verdict ${r.verdict ?? 'none'}, ${used} workers${workers ? ', as told' : ''})`);
   return r.verdict === 'conformant' && !r.failed.length && !r.proxyErrors.length ? 0 : 1;
