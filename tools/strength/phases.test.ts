@@ -21,10 +21,10 @@ test('the first start, the last end and the slot-seconds come from every result 
   assert.deepEqual(phasesOf(results), { beforeFirst: 11, tests: 67, afterLast: 2, slotSeconds: 68.5 });
 });
 
-test('the set-up seconds come from the global set-up\'s log line, timestamped or not', () => {
+test('the set-up seconds come from the global set-up\'s log line, and from no other', () => {
   assert.equal(phasesOf(results, 'workers: 16\nset-up: 2.6 s (preflight 0.5 s)\n')?.setUp, 2.6);
-  assert.equal(phasesOf(results, '[4855] set-up: 2 s (preflight 0.5 s)')?.setUp, 2);
-  assert.equal(phasesOf(results, 'teardown: 0.8 s')?.setUp, undefined);
+  assert.equal(phasesOf(results, 'set-up: 2 s (preflight 0.5 s)')?.setUp, 2);
+  assert.equal(phasesOf(results, "teardown: 0.8 s\nreset-up: 3 s")?.setUp, undefined);
 });
 
 test('the line gives each phase, the slot-seconds and the workers busy on average', () => {

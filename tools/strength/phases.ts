@@ -50,7 +50,7 @@ export function phasesOf(results: JsonResults, log = '', commandMs?: number): Ph
   };
   for (const s of results.suites ?? []) walk(s);
   if (first === Infinity) return undefined;
-  const setUp = /^(?:\[\d+\] )?set-up: (\d+(?:\.\d+)?) s\b/m.exec(log)?.[1];
+  const setUp = /^set-up: (\d+(?:\.\d+)?) s\b/m.exec(log)?.[1];
   return {
     ...(commandMs !== undefined ? { toPlaywright: Math.max(0, commandMs - duration) / 1000 } : {}),
     beforeFirst: (first - start) / 1000,
