@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { portBlocks } from '../../ports.js';
+import { firstFailure, portTaken } from './outcome.js';
 
 type Coverage = Record<string, number>;
 interface MutantCoverage { static: Coverage; perTest: Record<string, Coverage> }
@@ -63,14 +64,6 @@ function runOnce(port: number, coverageDir: string, scratch: string): Promise<Ou
   });
 }
 
-/** The first failure Playwright names ("  1) suites/… › title"), or the run's first error line. */
-function firstFailure(output: string): string {
-  const lines = output.split('\n');
-  const numbered = lines.find((l) => /^\s+1\) /.test(l));
-  const error = lines.find((l) => /Error/.test(l));
-  return (numbered ?? error ?? lines.find((l) => l.trim()) ?? 'failed without output').trim().replace(/\s+/g, ' ').slice(0, 300);
-}
-
 const scratch = mkdtempSync(join(tmpdir(), 'mutation-family-'));
 let outcome: Outcome | undefined;
 try {
@@ -78,7 +71,7 @@ try {
   for (let attempt = 0; attempt < 3; attempt++) {
     const coverageDir = mkdtempSync(join(scratch, 'coverage-'));
     outcome = await runOnce(await freeBlock(EMBEDDED_PORTS), coverageDir, scratch);
-    if (!outcome.passed && /EADDRINUSE|is already used/.test(outcome.output)) continue;
+    if (!outcome.passed && portTaken(outcome.output)) continue;
     const merged: MutantCoverage = { static: {}, perTest: {} };
     for (const file of readdirSync(coverageDir)) {
       const one = JSON.parse(readFileSync(join(coverageDir, file), 'utf8')) as MutantCoverage;
