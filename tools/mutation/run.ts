@@ -18,7 +18,8 @@
  * TARGET=<an embedded target file> (suites/targets/reference-upstream.json, reference-6.1.json)
  * judges with that configuration instead of 4.0's, for mutants only another data standard can
  * reach (an int64 id past 2^53: 4.0's ids are int32); each killed mutant's recorded reason then
- * names the target.
+ * names the target. A suites run that no longer kills a mutant another configuration killed
+ * (a --full run on 4.0, say) judges it again with that configuration (judged-on.ts).
  *
  * A mutant counts as killed when a test failed or timed out under it (Stryker's "detected");
  * survivors and uncovered mutants count against the score, except those listed with a reason in
@@ -43,6 +44,7 @@ import { fileURLToPath } from 'node:url';
 import { writeManifests } from './suites/manifests.js';
 import { appliesTo, isLeft, linesOf, names, unusedEntries, type Equivalent, type Kind, type Report } from './listed.js';
 import { assertRangeable, forgetTimeouts, mergeModules, type IncrementalReport } from './merge-incremental.js';
+import { demotedKills, targetName } from './judged-on.js';
 
 const GOAL = 85;
 const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
@@ -80,21 +82,45 @@ for (const group of reportOnly ? [] : chosen.length ? chosen : Object.keys(group
   const t0 = Date.now();
   const incremental = reportPath(unit ? 'unit' : 'suites', group);
   if (retestTimeouts && existsSync(incremental)) forgetTimeouts(incremental, onlyFile ? [onlyFile] : groups[group].mutate);
-  const before = onlyFile !== undefined && existsSync(incremental) ? JSON.parse(readFileSync(incremental, 'utf8')) as IncrementalReport : undefined;
+  const before = existsSync(incremental) ? JSON.parse(readFileSync(incremental, 'utf8')) as IncrementalReport : undefined;
   if (ranges && onlyFile !== undefined) assertRangeable(before, onlyFile, readFileSync(here(`../../${onlyFile}`), 'utf8'));
-  const run = spawnSync(here('../../node_modules/.bin/stryker'), ['run', here('stryker.config.mjs')], {
-    stdio: 'inherit',
-    env: {
-      ...process.env, MUTATION_GROUP: group, ...(unit ? {} : { MUTATION_SUITES: '1' }), ...(full ? { MUTATION_FULL: '1' } : {}),
-      ...(onlyFile !== undefined ? { MUTATION_MUTATE: ranges ? ranges.map((r) => `${onlyFile}:${r}`).join(',') : onlyFile } : {}),
-    },
-  });
-  if (run.status !== 0) throw new Error(`stryker failed for group ${group} (exit ${run.status})`);
-  if (onlyFile !== undefined) {
-    const merged = mergeModules(before, JSON.parse(readFileSync(incremental, 'utf8')) as IncrementalReport, [onlyFile], ranges !== undefined);
-    writeFileSync(incremental, `${JSON.stringify(merged, null, 2)}\n`);
+  const modules = onlyFile !== undefined ? [onlyFile] : groups[group].mutate;
+  judge(group, before, { modules: onlyFile !== undefined ? modules : undefined, ranges, force: full, target: process.env.TARGET });
+  // Kills only another configuration made, lost by this run (judged-on.ts): judged there again.
+  if (!unit) {
+    for (const [on, byModule] of demotedKills(before, readIncremental(incremental), modules, targetName(process.env.TARGET))) {
+      for (const [module, found] of byModule) {
+        console.log(`== ${found.length} mutant(s) of ${module} killed on ${on || 'the default target'} before, not killed now: judged there again`);
+        judge(group, readIncremental(incremental), { modules: [module], ranges: found, force: true, target: on ? `suites/targets/${on}` : undefined });
+      }
+    }
   }
   console.log(`== group ${group} took ${((Date.now() - t0) / 60000).toFixed(1)} min`);
+}
+
+function readIncremental(path: string): IncrementalReport {
+  return JSON.parse(readFileSync(path, 'utf8')) as IncrementalReport;
+}
+
+/**
+ * One Stryker run over a group, or over some of its modules (folded into the group's file), or
+ * over ranges of one module (Stryker's mutate ranges); force re-tests what the incremental file
+ * already holds; target: the embedded target file to judge with (TARGET), none for 4.0's.
+ */
+function judge(group: string, before: IncrementalReport | undefined, o: { modules?: string[]; ranges?: string[]; force: boolean; target?: string }): void {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env, MUTATION_GROUP: group, ...(unit ? {} : { MUTATION_SUITES: '1' }), ...(o.force ? { MUTATION_FULL: '1' } : {}),
+    ...(o.modules ? { MUTATION_MUTATE: o.ranges ? o.ranges.map((r) => `${o.modules![0]}:${r}`).join(',') : o.modules.join(',') } : {}),
+  };
+  if (o.target) env.TARGET = o.target;
+  else delete env.TARGET;
+  const run = spawnSync(here('../../node_modules/.bin/stryker'), ['run', here('stryker.config.mjs')], { stdio: 'inherit', env });
+  if (run.status !== 0) throw new Error(`stryker failed for group ${group} (exit ${run.status})`);
+  if (o.modules) {
+    const incremental = reportPath(unit ? 'unit' : 'suites', group);
+    const merged = mergeModules(before, readIncremental(incremental), o.modules, o.ranges !== undefined);
+    writeFileSync(incremental, `${JSON.stringify(merged, null, 2)}\n`);
+  }
 }
 
 const listedEntries = JSON.parse(readFileSync(here('equivalent-survivors.json'), 'utf8')) as Equivalent[];
