@@ -45,6 +45,7 @@ import { writeManifests } from './suites/manifests.js';
 import { appliesTo, isLeft, linesOf, names, unusedEntries, type Equivalent, type Kind, type Report } from './listed.js';
 import { assertRangeable, forgetTimeouts, mergeModules, type IncrementalReport } from './merge-incremental.js';
 import { demotedKills, targetName } from './judged-on.js';
+import { mutatePatterns, strykerRange } from './ranges.js';
 
 const GOAL = 85;
 const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
@@ -56,11 +57,11 @@ const args = process.argv.slice(2);
 // --file <module>: judge one module of the group; its results are folded into the group's file.
 const fileAt = args.indexOf('--file');
 const onlyFile = fileAt >= 0 ? args.splice(fileAt, 2)[1] : undefined;
-// --mutants <l:c-l:c>,…: with --file, only the mutants inside these ranges (Stryker's mutate ranges).
+// --mutants <l:c-l:c>,…: with --file, only the mutants inside these ranges (as reports print them;
+// judge() turns them into Stryker's mutate ranges).
 const rangesAt = args.indexOf('--mutants');
-// Positions as reports print them (columns from 1); Stryker reads a range's columns from 0, so a
-// range starting at a mutant's printed column would leave that mutant out.
-const ranges = rangesAt >= 0 ? args.splice(rangesAt, 2)[1].split(',').map(strykerRange) : undefined;
+const ranges = rangesAt >= 0 ? args.splice(rangesAt, 2)[1].split(',') : undefined;
+ranges?.forEach(strykerRange);
 if (ranges && onlyFile === undefined) throw new Error('--mutants needs --file <module>');
 const full = args.includes('--full');
 // --retest-timeouts: mutants that timed out are judged again (a loaded machine times out mutants
@@ -104,13 +105,13 @@ function readIncremental(path: string): IncrementalReport {
 
 /**
  * One Stryker run over a group, or over some of its modules (folded into the group's file), or
- * over ranges of one module (Stryker's mutate ranges); force re-tests what the incremental file
+ * over ranges of one module (positions as reports print them); force re-tests what the incremental file
  * already holds; target: the embedded target file to judge with (TARGET), none for 4.0's.
  */
 function judge(group: string, before: IncrementalReport | undefined, o: { modules?: string[]; ranges?: string[]; force: boolean; target?: string }): void {
   const env: NodeJS.ProcessEnv = {
     ...process.env, MUTATION_GROUP: group, ...(unit ? {} : { MUTATION_SUITES: '1' }), ...(o.force ? { MUTATION_FULL: '1' } : {}),
-    ...(o.modules ? { MUTATION_MUTATE: o.ranges ? o.ranges.map((r) => `${o.modules![0]}:${r}`).join(',') : o.modules.join(',') } : {}),
+    ...(o.modules ? { MUTATION_MUTATE: o.ranges ? mutatePatterns(o.modules[0], o.ranges) : o.modules.join(',') } : {}),
   };
   if (o.target) env.TARGET = o.target;
   else delete env.TARGET;
@@ -199,10 +200,3 @@ const score = (100 * killed) / total;
 // The suites kind is measured group by group: a group not yet measured is named, not a failure.
 if (score < GOAL || groupScores.some((g) => g.total > 0 && (100 * g.killed) / g.total < GOAL) || unexplained.length || unused.length || (unit && missing.length)) process.exitCode = 1;
 console.log(`${scoreLine('overall', killed, total, listed)}${missing.length ? `, ${missing.length} group(s) not measured` : ''}`);
-
-/** `line:col-line:col` with report columns (from 1) as Stryker's mutate range (columns from 0). */
-function strykerRange(range: string): string {
-  const m = /^(\d+):(\d+)-(\d+):(\d+)$/.exec(range);
-  if (!m) throw new Error(`--mutants takes line:column-line:column ranges, not ${range}`);
-  return `${m[1]}:${Number(m[2]) - 1}-${m[3]}:${m[4]}`;
-}
