@@ -105,8 +105,9 @@ function readIncremental(path: string): IncrementalReport {
 
 /**
  * One Stryker run over a group, or over some of its modules (folded into the group's file), or
- * over ranges of one module (positions as reports print them); force re-tests what the incremental file
- * already holds; target: the embedded target file to judge with (TARGET), none for 4.0's.
+ * over ranges of one module (positions as reports print them); force re-tests what the
+ * incremental file already holds; target: the embedded target file to judge with (TARGET), none
+ * for 4.0's.
  */
 function judge(group: string, before: IncrementalReport | undefined, o: { modules?: string[]; ranges?: string[]; force: boolean; target?: string }): void {
   const env: NodeJS.ProcessEnv = {
