@@ -9,9 +9,7 @@
  */
 import { basename } from 'node:path';
 import { lineMap } from './line-map.js';
-import type { IncrementalReport } from './merge-incremental.js';
-
-type Mutant = IncrementalReport['files'][string]['mutants'][number] & { statusReason?: string; location?: { start: { line: number; column: number }; end?: { line: number; column: number } } };
+import { sameMutant, type IncrementalReport, type Mutant } from './merge-incremental.js';
 
 /** The embedded target file a suites kill was judged with, by its name; '' for the default (4.0). */
 export function judgedOn(reason: string | undefined): string {
@@ -19,10 +17,6 @@ export function judgedOn(reason: string | undefined): string {
 }
 
 const killed = (m: Mutant) => m.status === 'Killed' || m.status === 'Timeout';
-/** Whether `earlier` (on the old version's lines, mapped by `at`) is the mutant `m`. */
-const same = (earlier: Mutant, m: Mutant, at: (line: number) => number | undefined) => earlier.mutatorName === m.mutatorName
-  && earlier.replacement === m.replacement && earlier.location?.start.column === m.location?.start.column
-  && earlier.location !== undefined && at(earlier.location.start.line) === m.location?.start.line;
 
 /**
  * The mutants of `modules` killed before on a configuration other than `target` (a target file's
@@ -37,9 +31,9 @@ export function demotedKills(before: IncrementalReport | undefined, after: Incre
     const now = after.files[module];
     if (!was || !now) continue;
     const at = lineMap(was.source ?? '', now.source ?? '');
-    for (const m of now.mutants as Mutant[]) {
+    for (const m of now.mutants) {
       if (killed(m)) continue;
-      const earlier = (was.mutants as Mutant[]).find((x) => same(x, m, at));
+      const earlier = was.mutants.find((x) => sameMutant(x, m, at));
       const on = earlier && killed(earlier) ? judgedOn(earlier.statusReason) : undefined;
       if (on === undefined || on === target || !m.location?.end) continue;
       const byModule = found.get(on) ?? new Map<string, string[]>();

@@ -18,7 +18,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
  */
 interface TestDefinition { id: string; name: string }
 interface TestFile { tests: TestDefinition[]; source?: string }
-interface Mutant { id: string; status?: string; mutatorName?: string; replacement?: string; killedBy?: string[]; coveredBy?: string[]; location?: { start: { line: number; column: number } } }
+interface Position { line: number; column: number }
+export interface Mutant { id: string; status?: string; statusReason?: string; mutatorName?: string; replacement?: string; killedBy?: string[]; coveredBy?: string[]; location?: { start: Position; end?: Position } }
 export interface IncrementalReport {
   files: Record<string, { mutants: Mutant[]; source?: string }>;
   testFiles?: Record<string, TestFile>;
@@ -30,6 +31,15 @@ const namesById = (report: IncrementalReport) => {
   for (const file of Object.values(report.testFiles ?? {})) for (const t of file.tests) names.set(t.id, t.name);
   return names;
 };
+
+/**
+ * Whether `a` (of a report whose lines `at` maps onto b's; unchanged by default) and `b` are one
+ * mutant: the same place, mutator and replacement.
+ */
+export function sameMutant(a: Mutant, b: Mutant, at: (line: number) => number | undefined = (line) => line): boolean {
+  return a.mutatorName === b.mutatorName && a.replacement === b.replacement
+    && a.location !== undefined && at(a.location.start.line) === b.location?.start.line && a.location.start.column === b.location?.start.column;
+}
 
 /**
  * Some mutants of a module can only be judged against results recorded for the module's code as
@@ -71,12 +81,10 @@ export function mergeModules(group: IncrementalReport | undefined, narrowed: Inc
       continue;
     }
     assertRangeable(group, m, narrowed.files[m].source);
-    const same = (a: Mutant, b: Mutant) => a.mutatorName === b.mutatorName && a.replacement === b.replacement
-      && a.location?.start.line === b.location?.start.line && a.location?.start.column === b.location?.start.column;
     // Fresh ids past the group's, so no two mutants of the file share one.
     let id = Math.max(0, ...Object.values(group.files).flatMap((f) => f.mutants.map((x) => Number(x.id))).filter(Number.isInteger)) + 1;
     const fresh = judged.map((x) => ({ ...x, id: String(id++) }));
-    files[m] = { ...before, mutants: [...before.mutants.filter((x) => !fresh.some((j) => same(x, j))), ...fresh] };
+    files[m] = { ...before, mutants: [...before.mutants.filter((x) => !fresh.some((j) => sameMutant(x, j))), ...fresh] };
   }
   const testFiles: Record<string, TestFile> = {};
   for (const [path, file] of Object.entries({ ...group.testFiles, ...narrowed.testFiles })) {
