@@ -13,9 +13,14 @@ import { shardOf } from './reporter/run-metadata.js';
 const SHARD_ENV = 'CONFORMANCE_SHARD';
 const BASE_ENV = 'CONFORMANCE_RUN_BASE';
 
-/** A run id as keys can carry it: up to nine lower-case letters and digits, any other given id hashed to nine. */
+/**
+ * A run id as keys can carry it: six to nine lower-case letters and digits, any other given id
+ * hashed to nine. Never fewer than six: every key carries the id's last six characters
+ * (RUN_MARKER, world.ts's keys), and a later run's cleanup reads them back at that width (a
+ * shorter id's paging district went unrecognised).
+ */
 export function keySafeRunId(given: string): string {
-  if (/^[a-z0-9]{1,9}$/i.test(given)) return given.toLowerCase();
+  if (/^[a-z0-9]{6,9}$/i.test(given)) return given.toLowerCase();
   return BigInt(`0x${createHash('sha256').update(given).digest('hex').slice(0, 15)}`).toString(36).padStart(9, '0').slice(-9);
 }
 

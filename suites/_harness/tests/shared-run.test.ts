@@ -26,13 +26,15 @@ const { DryWriter, Writer, buildWorld } = await import('../../rostering/_support
 
 // ---- run ids and school years ---------------------------------------------------------------------
 
-test('a run id shards share becomes a key-safe id of at most nine characters, the same for every shard', () => {
+test('a run id shards share becomes a key-safe id of six to nine characters, the same for every shard', () => {
   assert.equal(keySafeRunId('Build42'), 'build42');
   const hashed = keySafeRunId('6789012345-1');
   assert.match(hashed, /^[0-9a-z]{9}$/);
   assert.equal(keySafeRunId('6789012345-1'), hashed, 'every shard computes the same');
   assert.notEqual(keySafeRunId('6789012345-2'), hashed, 'another run, another id');
   assert.notEqual(keySafeRunId('abcdefghij'), 'abcdefghij'.slice(0, 9), 'too long: hashed, not cut (two runs could share a prefix)');
+  for (const short of ['42', 'abc', 'b1234']) assert.match(keySafeRunId(short), /^[0-9a-z]{9}$/, `${short}: too short for the six characters every key carries, hashed`);
+  assert.equal(keySafeRunId('b12345'), 'b12345');
 });
 
 test('the shards of one run take school years no other shard takes, each within the years the range tests leave', () => {
