@@ -1,5 +1,5 @@
 import { httpClient } from './http.js';
-import { test as base, DataClient, deleteCreated, expect, target } from './fixtures.js';
+import { test as base, DataClient, deleteCreated, expect, swept, target } from './fixtures.js';
 import { Builder } from './builders.js';
 import { clientToken } from './capabilities.js';
 import { sharedTokens } from './tokens.js';
@@ -60,7 +60,9 @@ export async function workerPool(use: (pool: Builder) => Promise<void>): Promise
   const created: { url: string }[] = [];
   await use(new Builder(new DataClient(request, target, sharedTokens().primary, created), undefined, runDescriptors()));
   try {
-    await deleteCreated(request, created, 'worker pool cleanup');
+    // The tests' records, which reference the pool's, go first (sweeper.ts); the pool's go
+    // whether or not all of theirs could.
+    await swept().finally(() => deleteCreated(request, created, 'worker pool cleanup'));
   } finally {
     await request.dispose();
   }

@@ -13,6 +13,7 @@ import type { Builder } from './builders.js';
 import type { PagingDistrict } from '../rostering/_support/paging-district.js';
 import { target, type ResolvedTarget } from './target.js';
 import { sharedTokens } from './tokens.js';
+import { sweeperOf } from './sweeper.js';
 
 /** One id per run (per shard), part of every natural key the suites write (run-id.ts). */
 export { RUN_ID };
@@ -190,6 +191,14 @@ export async function deleteCreated(request: HttpClient, created: { url: string 
   if (leftovers.length) throw new Error(`${what} could not delete: ${leftovers.map(([url, status]) => `${url} → ${status}`).join(', ')}`);
 }
 
+/**
+ * The worker's sweeper (sweeper.ts): each test's records are deleted while the next test runs,
+ * and awaited when the worker ends (the `sweeper` fixture), and by
+ * the pool before its own records go (data.ts).
+ */
+const sweeper = sweeperOf();
+export const swept = (): Promise<void> => sweeper.swept();
+
 interface Fixtures {
   /** The configuration's `use.extraHTTPHeaders`. */
   extraHTTPHeaders: Record<string, string> | undefined;
@@ -219,6 +228,8 @@ interface WorkerFixtures {
   pool: Builder;
   /** The rostering paging tests' district of 501 schools (rostering/_support/paging-district.ts). */
   pagingDistrict: PagingDistrict;
+  /** Awaits, when the worker ends, the deletions of its tests' records (sweeper.ts). */
+  sweeper: void;
 }
 
 const deviations = loadDeviations();
@@ -314,11 +325,12 @@ export const test = _baseTest.extend<Fixtures, WorkerFixtures>({
   api: [async ({ request, exchanges }, use) => {
     const created: { url: string }[] = [];
     await use(new DataClient(request, target, sharedTokens().primary, created, exchanges));
-    await deleteCreated(unrecorded(request), created, 'cleanup');
+    if (created.length) sweeper.sweep(deleteCreated(unrecorded(request), created, 'cleanup'));
   }, { box: 'self' }],
   anon: [async ({ request, exchanges }, use) => {
     await use(new DataClient(request, target, undefined, [], exchanges));
   }, { box: 'self' }],
+  sweeper: [async ({}, use) => { await use(); await swept(); }, { scope: 'worker', auto: true, box: true }],
   pool: [async ({}, use) => (await import('./data.js')).workerPool(use), { scope: 'worker' }],
   pagingDistrict: [async ({}, use) => (await import('../rostering/_support/paging-district.js')).pagingDistrict(use), { scope: 'worker', timeout: 240_000 }],
 });

@@ -3,7 +3,8 @@
  *
  * A test speaks for its primary rule with every assertion outside a check, and for any declared
  * rule through its `check()` steps. A failed check fails its own rule only; a failure outside the
- * checks (an assertion, a timeout, a cleanup that could not delete) fails the primary rule. A
+ * checks (an assertion, a timeout) fails the primary rule. A cleanup that could not delete the
+ * test's records is no failure of the test: they are deleted after it (sweeper.ts). A
  * rule whose catalog entry asks for evidence passes only from a test that recorded it. A test the
  * run stopped before it finished (interrupted, or never started) neither passes nor fails its
  * primary rule: the rule is unfinished, so untested, unless another test failed it; the checks it
