@@ -6,7 +6,7 @@ import { concurrentShards, yearsPerShard } from './run-id.js';
  * How many Playwright workers a run uses when `--workers` does not say (the command line always
  * wins). A target file may name its own (`workers`). Otherwise the round trip to the deployment,
  * measured before the run (issue #24 point 5), decides: a deployment whose answers take
- * IO_BOUND_RTT_MS or more is I/O bound, the workers mostly wait on the network, so eight per
+ * IO_BOUND_RTT_MS or more is I/O bound, the workers mostly wait on the network, so ten per
  * core, at most twenty-four, whether it is another host or a proxy on this one. A deployment 40
  * ms away, whole 4.0 run on two cores, since the suites' own HTTP client (http.ts) costs a third
  * of Playwright's: 194 s with eight workers, 141 s with sixteen. Once every test ran in one
@@ -25,7 +25,12 @@ import { concurrentShards, yearsPerShard } from './run-id.js';
  * more than its start: the same whole 4.0 run takes 50 CPU-seconds with three workers and 119
  * with twenty-four (every worker loads and warms up the spec files it runs). With 36.6k requests
  * instead of 43.4k and sixteen tests per group (groups.ts), alternated in one hour: sixteen 82.0
- * and 82.8 s (99–102 CPU-seconds), twenty-four 87.4 and 90.1 s (132–133): eight per core. The embedded
+ * and 82.8 s (99–102 CPU-seconds), twenty-four 87.4 and 90.1 s (132–133): eight per core. Once a
+ * test's records were deleted while the next test ran (sweeper.ts), alternated in one hour on a
+ * quieter host: sixteen 67.3, 68.6 and 67.4 s (95–99 CPU-seconds), twenty 64.5, 65.7 and 64.2 s
+ * (106–110), twenty-four 64.1, 65.2 and 65.8 s (114–117): ten per core, as fast as twelve for
+ * less CPU (the same hour, before the sweeper: sixteen 73.5–74.2, twenty 68.7–68.9, twenty-four
+ * 66.6–67.4). The embedded
  * reference, and a deployment that answers sooner, share this machine's cores with the workers:
  * half the cores, but at least three, since a worker also waits on the deployment's answers. On
  * two cores, whole 4.0 run against the embedded reference, alternated: two workers 43.3–43.6 s
@@ -33,7 +38,7 @@ import { concurrentShards, yearsPerShard } from './run-id.js';
  * CPU, sixteen 55.6 s (6.1: two 53.2 s, three 50.0 s). Unmeasured (no answer), the host name
  * decides: loopback is local.
  */
-export const REMOTE_WORKERS_PER_CORE = 8;
+export const REMOTE_WORKERS_PER_CORE = 10;
 export const REMOTE_WORKERS_MAX = 24;
 export const IO_BOUND_RTT_MS = 5;
 export const LOCAL_WORKERS_MIN = 3;

@@ -8,13 +8,13 @@ import { IO_BOUND_RTT_MS, decideWorkersOnce, defaultWorkers, isLoopback, measure
 const at = (baseUrl: string, workers?: number) => ({ dataApi: { baseUrl }, ...(workers ? { workers } : {}) });
 const n = (...args: Parameters<typeof defaultWorkers>) => defaultWorkers(...args).workers;
 
-test('an I/O-bound deployment (round trip at or past the bound) gets eight workers per core, at least 2 and at most 24, on loopback too', () => {
+test('an I/O-bound deployment (round trip at or past the bound) gets ten workers per core, at least 2 and at most 24, on loopback too', () => {
   for (const url of ['https://api.vendor.example/v7.3/api', 'http://127.0.0.1:28080/v7.3/api']) {
-    assert.equal(n(at(url), false, 2, 40), 16, url);
-    assert.equal(n(at(url), false, 1, 40), 8, url);
+    assert.equal(n(at(url), false, 2, 40), 20, url);
+    assert.equal(n(at(url), false, 1, 40), 10, url);
     assert.equal(n(at(url), false, 3, 40), 24, url);
     assert.equal(n(at(url), false, 16, 40), 24, url);
-    assert.equal(n(at(url), false, 2, IO_BOUND_RTT_MS), 16, url);
+    assert.equal(n(at(url), false, 2, IO_BOUND_RTT_MS), 20, url);
   }
   assert.match(defaultWorkers(at('http://127.0.0.1:28080/v7.3/api'), false, 2, 41.26).why, /^round trip 41\.3 ms \(≥ 5 ms: I\/O bound\)$/);
 });
@@ -30,7 +30,7 @@ test('a deployment answering within the bound gets half the cores, at least 3, w
 
 test('unmeasured (no answer), the host name decides: loopback names are local, others remote', () => {
   for (const url of ['http://127.0.0.1:8080/api', 'http://localhost:8080/api', 'http://[::1]:8080/api', 'http://api.localhost/api']) assert.equal(n(at(url), false, 8), 4, url);
-  assert.equal(n(at('http://10.0.0.5:8080/api'), false, 2), 16);
+  assert.equal(n(at('http://10.0.0.5:8080/api'), false, 2), 20);
 });
 
 test('the embedded reference counts as local whatever its URL or round trip; the target file\'s workers wins over every default', () => {
@@ -58,7 +58,7 @@ test('the round trip is measured on the deployment: one answering after 30 ms is
     assert.equal(requests, 4, 'one to open the connection, then the three measured');
     delete process.env.CONFORMANCE_WORKERS_DECISION;
     const decision = await decideWorkersOnce(at(url), false, ['node', 'playwright', 'test']);
-    assert.equal(decision.workers, Math.min(24, Math.max(2, 8 * (await import('node:os')).availableParallelism())));
+    assert.equal(decision.workers, Math.min(24, Math.max(2, 10 * (await import('node:os')).availableParallelism())));
     assert.match(decision.why, /^round trip \d+\.\d ms \(≥ 5 ms: I\/O bound\)$/);
     // Decided once: the workers inherit it without measuring.
     const before = requests;
