@@ -192,9 +192,9 @@ export async function deleteCreated(request: HttpClient, created: { url: string 
 }
 
 /**
- * The worker's sweeper (sweeper.ts): each test's records are deleted while the next test runs,
- * and awaited when the worker ends (the `sweeper` fixture), and by
- * the pool before its own records go (data.ts).
+ * The worker's sweeper (sweeper.ts): each test's records are deleted while the next test runs.
+ * The deletions are awaited when the worker ends (the `sweeper` fixture), and by the pool before
+ * its own records go (data.ts).
  */
 const sweeper = sweeperOf();
 export const swept = (): Promise<void> => sweeper.swept();
