@@ -30,7 +30,9 @@ import { concurrentShards, yearsPerShard } from './run-id.js';
  * quieter host: sixteen 67.3, 68.6 and 67.4 s (95–99 CPU-seconds), twenty 64.5, 65.7 and 64.2 s
  * (106–110), twenty-four 64.1, 65.2 and 65.8 s (114–117): ten per core, as fast as twelve for
  * less CPU (the same hour, before the sweeper: sixteen 73.5–74.2, twenty 68.7–68.9, twenty-four
- * 66.6–67.4). The embedded
+ * 66.6–67.4). An hour later the host was slower (the same run 127–136 CPU-seconds at twenty):
+ * sixteen 73.5 and 73.5 s, twenty 72.6 and 75.3 s, so there twenty gains nothing but loses
+ * little. The embedded
  * reference, and a deployment that answers sooner, share this machine's cores with the workers:
  * half the cores, but at least three, since a worker also waits on the deployment's answers. On
  * two cores, whole 4.0 run against the embedded reference, alternated: two workers 43.3–43.6 s
