@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 import { embeddedConfig, isEmbeddedReference, target } from './suites/_harness/target.js';
 import { decideWorkersOnce } from './suites/_harness/workers.js';
+import { shareProjectsOnce } from './suites/_harness/shares.js';
 import { REFERENCE_ERROR_LOG } from './suites/_harness/reference-errors.js';
 import { RUN_METADATA_KEY, runMetadata, shardMetadata, shardOf } from './suites/_harness/reporter/run-metadata.js';
 import { rosteringSelected } from './suites/_harness/selection.js';
@@ -96,6 +97,9 @@ export default defineConfig({
   retries: 0,
   // --workers wins; else the target's `workers`, else by the round trip to the deployment (workers.ts).
   workers: workers.workers,
+  // With many workers, the spec files in shares of their own workers, so that no worker loads and
+  // warms up every file (shares.ts); one pool below ten workers.
+  projects: shareProjectsOnce(workers.workers),
   timeout: 30_000,
   globalSetup: './suites/_harness/global-setup.ts',
   // The target (and its deviations) travel with blob reports, so a merge reports them.

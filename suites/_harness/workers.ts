@@ -32,7 +32,9 @@ import { concurrentShards, yearsPerShard } from './run-id.js';
  * less CPU (the same hour, before the sweeper: sixteen 73.5–74.2, twenty 68.7–68.9, twenty-four
  * 66.6–67.4). An hour later the host was slower (the same run 127–136 CPU-seconds at twenty):
  * sixteen 73.5 and 73.5 s, twenty 72.6 and 75.3 s, so there twenty gains nothing but loses
- * little. The embedded
+ * little. With the spec files in shares of five workers (shares.ts), alternated in one hour:
+ * twenty 59.7–60.8 s (94–98 CPU-seconds), twenty-four 59.3 and 60.4 s (103–106), sixteen (three
+ * shares) 66.8 and 67.3 s. The embedded
  * reference, and a deployment that answers sooner, share this machine's cores with the workers:
  * half the cores, but at least three, since a worker also waits on the deployment's answers. On
  * two cores, whole 4.0 run against the embedded reference, alternated: two workers 43.3–43.6 s

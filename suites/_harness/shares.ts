@@ -1,0 +1,130 @@
+import { readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Shares of the spec files for a run with many workers (issue #24 point 5): each share is a
+ * Playwright project with its own workers, so a worker runs, loads and warms up the files of one
+ * share only, not of the whole run.
+ *
+ * Why: Playwright hands the next test group to whichever worker is free, so with twenty workers
+ * every worker ends up loading nearly every spec file (declaring every test of it, cloning the
+ * file's tests for each group it runs) and warming up the code of every suite. That cost grows
+ * with the workers, not with the tests: the whole 4.0 run against the embedded reference took
+ * the workers 23 CPU-seconds with three workers, 38 with eight and 68 with twenty. Through a
+ * 40 ms delay proxy on two cores, alternated in one hour, twenty workers in four shares of five:
+ * 93 CPU-seconds and 60.0 / 59.7 s, against 103–104 CPU-seconds and 63.4 / 64.0 s in one pool.
+ *
+ * Nothing a test does changes: the same tests, titles, fixtures and groups, each file in exactly
+ * one share. A share's project name shows before a test's file in Playwright's own output
+ * (`[share 2 of 4] › validation/markup.spec.ts › …`); the conformance report leaves it out. A run
+ * with fewer than twice WORKERS_PER_SHARE workers (every run against the embedded reference) has
+ * one pool, as before.
+ */
+export const WORKERS_PER_SHARE = 5;
+
+/**
+ * What each spec file weighs: its tests' seconds added up, in a whole 4.0 run through a 40 ms
+ * delay proxy with twenty workers (`npm run strength -- --remote-latency 40`, results JSON),
+ * rounded, at least 1. The shares are balanced by these weights: a share that ends early leaves
+ * its workers idle while the others go on. Every spec file is listed (shares.test.ts).
+ */
+export const WEIGHTS: Readonly<Record<string, number>> = {
+  'authentication/bearer.spec.ts': 9, 'authentication/expiry.spec.ts': 8, 'authentication/wording.spec.ts': 1,
+  'authorization/authorization.spec.ts': 9,
+  'change-queries/authorization.spec.ts': 1, 'change-queries/change-versions.spec.ts': 5, 'change-queries/every-feed.spec.ts': 5, 'change-queries/feeds.spec.ts': 16,
+  'delete/delete.spec.ts': 2,
+  'descriptors/descriptors.spec.ts': 2, 'descriptors/shape.spec.ts': 52, 'descriptors/values.spec.ts': 6,
+  'discovery/client-surface.spec.ts': 1, 'discovery/endpoints.spec.ts': 3, 'discovery/every-resource-json.spec.ts': 82, 'discovery/interface-description.spec.ts': 3, 'discovery/upstream-surface.spec.ts': 4,
+  'errors/order.spec.ts': 3, 'errors/problem-details.spec.ts': 15, 'errors/problem-types.spec.ts': 2,
+  'etag/etag.spec.ts': 5,
+  'limits/every-collection.spec.ts': 10, 'limits/limits.spec.ts': 16,
+  'profiles/profiles.spec.ts': 1,
+  'properties/crud-model.spec.ts': 24,
+  'put/put.spec.ts': 3,
+  'query-paging/cursor.spec.ts': 10, 'query-paging/every-collection.spec.ts': 11, 'query-paging/every-resource.spec.ts': 117, 'query-paging/id-parameter.spec.ts': 1, 'query-paging/paging.spec.ts': 6, 'query-paging/query.spec.ts': 5,
+  'references/references.spec.ts': 3, 'references/shapes.spec.ts': 17, 'references/unification.spec.ts': 13,
+  'rostering/errors.spec.ts': 4, 'rostering/paths.spec.ts': 5, 'rostering/query.spec.ts': 6, 'rostering/read-only.spec.ts': 20, 'rostering/resources.spec.ts': 7, 'rostering/routing.spec.ts': 4, 'rostering/scopes.spec.ts': 12, 'rostering/tokens.spec.ts': 34, 'rostering/visibility.spec.ts': 14,
+  'snapshot/snapshot.spec.ts': 4,
+  'token/jwt.spec.ts': 1, 'token/token-endpoint.spec.ts': 2,
+  'upsert/round-trip.spec.ts': 23, 'upsert/upsert.spec.ts': 3,
+  'validation/body.spec.ts': 9, 'validation/empty-arrays.spec.ts': 1, 'validation/fields.spec.ts': 8, 'validation/int64.spec.ts': 1, 'validation/integers.spec.ts': 20, 'validation/lengths.spec.ts': 48,
+  'validation/markup.spec.ts': 54, 'validation/nullable.spec.ts': 20, 'validation/numeric-text.spec.ts': 2, 'validation/required.spec.ts': 36, 'validation/unicode.spec.ts': 1,
+  'validation/upstream-values.spec.ts': 4, 'validation/whitespace.spec.ts': 7,
+  'versioning/versioning.spec.ts': 1,
+};
+/** A spec file the table does not list yet still runs, in the lightest share. */
+const UNLISTED_WEIGHT = 5;
+
+export const SUITES_DIR = fileURLToPath(new URL('../', import.meta.url));
+
+/** The spec files under `dir` (Playwright's testDir and testMatch: `**\/*.spec.ts`), relative, with `/`, sorted. */
+export function specFiles(dir = SUITES_DIR): string[] {
+  const found: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory() && e.name !== 'node_modules') walk(join(d, e.name));
+      else if (e.isFile() && e.name.endsWith('.spec.ts')) found.push(relative(dir, join(d, e.name)).split(sep).join('/'));
+    }
+  };
+  walk(dir);
+  return found.sort();
+}
+
+/**
+ * The files in `count` shares of about equal weight: heaviest first, each into the lightest
+ * share so far (ties: the lower share, the name), so the same files always make the same shares.
+ */
+export function shareFiles(files: readonly string[], count: number, weights: Readonly<Record<string, number>> = WEIGHTS): string[][] {
+  const weight = (f: string) => weights[f] ?? UNLISTED_WEIGHT;
+  const shares = Array.from({ length: count }, () => ({ weight: 0, files: [] as string[] }));
+  for (const f of [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b))) {
+    const lightest = shares.reduce((min, s) => (s.weight < min.weight ? s : min));
+    lightest.weight += weight(f);
+    lightest.files.push(f);
+  }
+  return shares.map((s) => s.files.sort());
+}
+
+export interface ShareProject {
+  name: string;
+  testMatch: string[];
+  workers: number;
+}
+
+/**
+ * The projects of a run with `workers` workers: one share per WORKERS_PER_SHARE workers, the
+ * workers split among them (the first shares take one more when they do not divide); none (one
+ * pool, Playwright's default project) below two shares.
+ */
+export function shareProjects(workers: number, files: readonly string[] = specFiles()): ShareProject[] | undefined {
+  const count = Math.min(Math.floor(workers / WORKERS_PER_SHARE), files.length);
+  if (count < 2) return undefined;
+  return shareFiles(files, count).map((share, i) => ({
+    name: `share ${i + 1} of ${count}`,
+    testMatch: share.map((f) => `**/${f}`),
+    workers: Math.floor(workers / count) + (i < workers % count ? 1 : 0),
+  }));
+}
+
+/** `--workers N`, `--workers=N` or `-j N` on Playwright's command line, if given (a number). */
+export function commandLineWorkers(argv: readonly string[]): number | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = a.startsWith('--workers=') ? a.slice('--workers='.length) : a === '--workers' || a === '-j' ? argv[i + 1] : undefined;
+    if (value !== undefined && /^\d+$/.test(value)) return Number(value);
+  }
+  return undefined;
+}
+
+const SHARES_ENV = 'CONFORMANCE_SHARE_WORKERS';
+
+/**
+ * The shares' projects, decided once in Playwright's main process from the workers the run uses
+ * (the command line's, else the decision's) and inherited by its workers, whose own command line
+ * is not Playwright's: every process must list the same projects.
+ */
+export function shareProjectsOnce(decided: number, argv: readonly string[] = process.argv): ShareProject[] | undefined {
+  process.env[SHARES_ENV] ||= String(commandLineWorkers(argv) ?? decided);
+  return shareProjects(Number(process.env[SHARES_ENV]));
+}
