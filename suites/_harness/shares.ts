@@ -88,9 +88,12 @@ export function shareFiles(files: readonly string[], count: number, weights: Rea
 
 export interface ShareProject {
   name: string;
-  testMatch: string[];
+  /** Each file's whole absolute path (a glob could match a file of the same name in a deeper folder, or break on a folder name with glob characters). */
+  testMatch: RegExp[];
   workers: number;
 }
+
+const exactly = (file: string) => new RegExp(`^${join(SUITES_DIR, file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
 /**
  * The projects of a run with `workers` workers: one share per WORKERS_PER_SHARE workers, the
@@ -102,7 +105,7 @@ export function shareProjects(workers: number, files: readonly string[] = specFi
   if (count < 2) return undefined;
   return shareFiles(files, count).map((share, i) => ({
     name: `share ${i + 1} of ${count}`,
-    testMatch: share.map((f) => `**/${f}`),
+    testMatch: share.map(exactly),
     workers: Math.floor(workers / count) + (i < workers % count ? 1 : 0),
   }));
 }

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { WEIGHTS, WORKERS_PER_SHARE, commandLineWorkers, shareFiles, shareProjects, specFiles } from '../shares.js';
+import { join } from 'node:path';
+import { SUITES_DIR, WEIGHTS, WORKERS_PER_SHARE, commandLineWorkers, shareFiles, shareProjects, specFiles } from '../shares.js';
 
 /** Shares: every spec file in exactly one, balanced by weight, and only for runs with many workers. */
 const files = specFiles();
@@ -37,7 +38,10 @@ test('one pool below two shares of workers; above, the workers split among the s
   assert.deepEqual(twenty.map((p) => [p.name, p.workers]), [['share 1 of 4', 5], ['share 2 of 4', 5], ['share 3 of 4', 5], ['share 4 of 4', 5]]);
   assert.deepEqual(shareProjects(23, files)!.map((p) => p.workers), [6, 6, 6, 5]);
   assert.deepEqual(shareProjects(10, files)!.map((p) => p.workers), [5, 5]);
-  for (const p of twenty) assert.ok(p.testMatch.every((m) => m.startsWith('**/') && files.includes(m.slice(3))), p.name);
+  // Each pattern matches its file's absolute path and no other spec file's, nor a same-named file deeper down.
+  const matched = files.map((f) => twenty.flatMap((p) => p.testMatch.filter((m) => m.test(join(SUITES_DIR, f)))).length);
+  assert.deepEqual(matched, files.map(() => 1));
+  assert.ok(!twenty.some((p) => p.testMatch.some((m) => m.test(join(SUITES_DIR, 'rostering', files[0])))));
 });
 
 test('the command line\'s workers are read as Playwright reads them (a percentage is left to the decision)', () => {
