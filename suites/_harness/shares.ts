@@ -1,6 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { DataStandard } from '../../spec/model/upstream.js';
+import { inheritedDecision, judgedFor } from './data-standard.js';
 
 /**
  * Shares of the spec files for a run with many workers (issue #24 point 5): each share is a
@@ -24,34 +26,82 @@ import { fileURLToPath } from 'node:url';
 export const WORKERS_PER_SHARE = 5;
 
 /**
- * What each spec file weighs: its tests' seconds added up, in a whole 4.0 run through a 40 ms
- * delay proxy with twenty workers (`npm run strength -- --remote-latency 40`, results JSON),
- * rounded, at least 1. The shares are balanced by these weights: a share that ends early leaves
- * its workers idle while the others go on. Every spec file is listed (shares.test.ts).
+ * What each spec file weighs, per data standard judged: its tests' seconds added up, in a whole
+ * run of that standard's embedded reference through a 40 ms delay proxy with twenty workers in
+ * one pool (`npm run strength -- --remote-latency 40 [--target …]`, results JSON), rounded, at
+ * least 1. The shares are balanced by these weights: a share that ends early leaves its workers
+ * idle while the others go on. The standards weigh their files differently (6.1's int64 suite
+ * weighs 72 where 4.0's weighs 1): 6.1 in shares balanced by 4.0's weights ended its last share
+ * 16 s after the others, 93.3 s against 85.8 s in one pool. Every spec file is listed for every
+ * standard (shares.test.ts).
  */
-export const WEIGHTS: Readonly<Record<string, number>> = {
-  'authentication/bearer.spec.ts': 9, 'authentication/expiry.spec.ts': 8, 'authentication/wording.spec.ts': 1,
-  'authorization/authorization.spec.ts': 9,
-  'change-queries/authorization.spec.ts': 1, 'change-queries/change-versions.spec.ts': 5, 'change-queries/every-feed.spec.ts': 5, 'change-queries/feeds.spec.ts': 16,
-  'delete/delete.spec.ts': 2,
-  'descriptors/descriptors.spec.ts': 2, 'descriptors/shape.spec.ts': 52, 'descriptors/values.spec.ts': 6,
-  'discovery/client-surface.spec.ts': 1, 'discovery/endpoints.spec.ts': 3, 'discovery/every-resource-json.spec.ts': 82, 'discovery/interface-description.spec.ts': 3, 'discovery/upstream-surface.spec.ts': 4,
-  'errors/order.spec.ts': 3, 'errors/problem-details.spec.ts': 15, 'errors/problem-types.spec.ts': 2,
-  'etag/etag.spec.ts': 5,
-  'limits/every-collection.spec.ts': 10, 'limits/limits.spec.ts': 16,
-  'profiles/profiles.spec.ts': 1,
-  'properties/crud-model.spec.ts': 24,
-  'put/put.spec.ts': 3,
-  'query-paging/cursor.spec.ts': 10, 'query-paging/every-collection.spec.ts': 11, 'query-paging/every-resource.spec.ts': 117, 'query-paging/id-parameter.spec.ts': 1, 'query-paging/paging.spec.ts': 6, 'query-paging/query.spec.ts': 5,
-  'references/references.spec.ts': 3, 'references/shapes.spec.ts': 17, 'references/unification.spec.ts': 13,
-  'rostering/errors.spec.ts': 4, 'rostering/paths.spec.ts': 5, 'rostering/query.spec.ts': 6, 'rostering/read-only.spec.ts': 20, 'rostering/resources.spec.ts': 7, 'rostering/routing.spec.ts': 4, 'rostering/scopes.spec.ts': 12, 'rostering/tokens.spec.ts': 34, 'rostering/visibility.spec.ts': 14,
-  'snapshot/snapshot.spec.ts': 4,
-  'token/jwt.spec.ts': 1, 'token/token-endpoint.spec.ts': 2,
-  'upsert/round-trip.spec.ts': 23, 'upsert/upsert.spec.ts': 3,
-  'validation/body.spec.ts': 9, 'validation/empty-arrays.spec.ts': 1, 'validation/fields.spec.ts': 8, 'validation/int64.spec.ts': 1, 'validation/integers.spec.ts': 20, 'validation/lengths.spec.ts': 48,
-  'validation/markup.spec.ts': 54, 'validation/nullable.spec.ts': 20, 'validation/numeric-text.spec.ts': 2, 'validation/required.spec.ts': 36, 'validation/unicode.spec.ts': 1,
-  'validation/upstream-values.spec.ts': 4, 'validation/whitespace.spec.ts': 7,
-  'versioning/versioning.spec.ts': 1,
+export const WEIGHTS: Readonly<Record<DataStandard, Readonly<Record<string, number>>>> = {
+  '4.0': {
+    'authentication/bearer.spec.ts': 9, 'authentication/expiry.spec.ts': 8, 'authentication/wording.spec.ts': 1,
+    'authorization/authorization.spec.ts': 9,
+    'change-queries/authorization.spec.ts': 1, 'change-queries/change-versions.spec.ts': 5, 'change-queries/every-feed.spec.ts': 5, 'change-queries/feeds.spec.ts': 16,
+    'delete/delete.spec.ts': 2,
+    'descriptors/descriptors.spec.ts': 2, 'descriptors/shape.spec.ts': 52, 'descriptors/values.spec.ts': 6,
+    'discovery/client-surface.spec.ts': 1, 'discovery/endpoints.spec.ts': 3, 'discovery/every-resource-json.spec.ts': 82, 'discovery/interface-description.spec.ts': 3, 'discovery/upstream-surface.spec.ts': 4,
+    'errors/order.spec.ts': 3, 'errors/problem-details.spec.ts': 15, 'errors/problem-types.spec.ts': 2,
+    'etag/etag.spec.ts': 5,
+    'limits/every-collection.spec.ts': 10, 'limits/limits.spec.ts': 16,
+    'profiles/profiles.spec.ts': 1,
+    'properties/crud-model.spec.ts': 24,
+    'put/put.spec.ts': 3,
+    'query-paging/cursor.spec.ts': 10, 'query-paging/every-collection.spec.ts': 11, 'query-paging/every-resource.spec.ts': 117, 'query-paging/id-parameter.spec.ts': 1, 'query-paging/paging.spec.ts': 6, 'query-paging/query.spec.ts': 5,
+    'references/references.spec.ts': 3, 'references/shapes.spec.ts': 17, 'references/unification.spec.ts': 13,
+    'rostering/errors.spec.ts': 4, 'rostering/paths.spec.ts': 5, 'rostering/query.spec.ts': 6, 'rostering/read-only.spec.ts': 20, 'rostering/resources.spec.ts': 7, 'rostering/routing.spec.ts': 4, 'rostering/scopes.spec.ts': 12, 'rostering/tokens.spec.ts': 34, 'rostering/visibility.spec.ts': 14,
+    'snapshot/snapshot.spec.ts': 4,
+    'token/jwt.spec.ts': 1, 'token/token-endpoint.spec.ts': 2,
+    'upsert/round-trip.spec.ts': 23, 'upsert/upsert.spec.ts': 3,
+    'validation/body.spec.ts': 9, 'validation/empty-arrays.spec.ts': 1, 'validation/fields.spec.ts': 8, 'validation/int64.spec.ts': 1, 'validation/integers.spec.ts': 20, 'validation/lengths.spec.ts': 48, 'validation/markup.spec.ts': 54, 'validation/nullable.spec.ts': 20, 'validation/numeric-text.spec.ts': 2, 'validation/required.spec.ts': 36, 'validation/unicode.spec.ts': 1, 'validation/upstream-values.spec.ts': 4, 'validation/whitespace.spec.ts': 7,
+    'versioning/versioning.spec.ts': 1,
+  },
+  '5.2': {
+    'authentication/bearer.spec.ts': 9, 'authentication/expiry.spec.ts': 9, 'authentication/wording.spec.ts': 1,
+    'authorization/authorization.spec.ts': 10,
+    'change-queries/authorization.spec.ts': 1, 'change-queries/change-versions.spec.ts': 4, 'change-queries/every-feed.spec.ts': 5, 'change-queries/feeds.spec.ts': 17,
+    'delete/delete.spec.ts': 2,
+    'descriptors/descriptors.spec.ts': 2, 'descriptors/shape.spec.ts': 62, 'descriptors/values.spec.ts': 5,
+    'discovery/client-surface.spec.ts': 1, 'discovery/endpoints.spec.ts': 3, 'discovery/every-resource-json.spec.ts': 97, 'discovery/interface-description.spec.ts': 5, 'discovery/upstream-surface.spec.ts': 5,
+    'errors/order.spec.ts': 3, 'errors/problem-details.spec.ts': 16, 'errors/problem-types.spec.ts': 2,
+    'etag/etag.spec.ts': 6,
+    'limits/every-collection.spec.ts': 12, 'limits/limits.spec.ts': 17,
+    'profiles/profiles.spec.ts': 1,
+    'properties/crud-model.spec.ts': 26,
+    'put/put.spec.ts': 3,
+    'query-paging/cursor.spec.ts': 11, 'query-paging/every-collection.spec.ts': 13, 'query-paging/every-resource.spec.ts': 136, 'query-paging/id-parameter.spec.ts': 1, 'query-paging/paging.spec.ts': 6, 'query-paging/query.spec.ts': 6,
+    'references/references.spec.ts': 3, 'references/shapes.spec.ts': 21, 'references/unification.spec.ts': 17,
+    'rostering/errors.spec.ts': 6, 'rostering/paths.spec.ts': 6, 'rostering/query.spec.ts': 7, 'rostering/read-only.spec.ts': 22, 'rostering/resources.spec.ts': 11, 'rostering/routing.spec.ts': 5, 'rostering/scopes.spec.ts': 12, 'rostering/tokens.spec.ts': 31, 'rostering/visibility.spec.ts': 14,
+    'snapshot/snapshot.spec.ts': 5,
+    'token/jwt.spec.ts': 1, 'token/token-endpoint.spec.ts': 2,
+    'upsert/round-trip.spec.ts': 28, 'upsert/upsert.spec.ts': 4,
+    'validation/body.spec.ts': 9, 'validation/empty-arrays.spec.ts': 2, 'validation/fields.spec.ts': 11, 'validation/int64.spec.ts': 50, 'validation/integers.spec.ts': 26, 'validation/lengths.spec.ts': 50, 'validation/markup.spec.ts': 63, 'validation/nullable.spec.ts': 21, 'validation/numeric-text.spec.ts': 3, 'validation/required.spec.ts': 42, 'validation/unicode.spec.ts': 1, 'validation/upstream-values.spec.ts': 4, 'validation/whitespace.spec.ts': 8,
+    'versioning/versioning.spec.ts': 1,
+  },
+  '6.1': {
+    'authentication/bearer.spec.ts': 9, 'authentication/expiry.spec.ts': 9, 'authentication/wording.spec.ts': 1,
+    'authorization/authorization.spec.ts': 10,
+    'change-queries/authorization.spec.ts': 1, 'change-queries/change-versions.spec.ts': 4, 'change-queries/every-feed.spec.ts': 6, 'change-queries/feeds.spec.ts': 17,
+    'delete/delete.spec.ts': 1,
+    'descriptors/descriptors.spec.ts': 2, 'descriptors/shape.spec.ts': 78, 'descriptors/values.spec.ts': 5,
+    'discovery/client-surface.spec.ts': 1, 'discovery/endpoints.spec.ts': 3, 'discovery/every-resource-json.spec.ts': 132, 'discovery/interface-description.spec.ts': 2, 'discovery/upstream-surface.spec.ts': 6,
+    'errors/order.spec.ts': 3, 'errors/problem-details.spec.ts': 16, 'errors/problem-types.spec.ts': 2,
+    'etag/etag.spec.ts': 5,
+    'limits/every-collection.spec.ts': 16, 'limits/limits.spec.ts': 17,
+    'profiles/profiles.spec.ts': 1,
+    'properties/crud-model.spec.ts': 25,
+    'put/put.spec.ts': 3,
+    'query-paging/cursor.spec.ts': 10, 'query-paging/every-collection.spec.ts': 16, 'query-paging/every-resource.spec.ts': 182, 'query-paging/id-parameter.spec.ts': 1, 'query-paging/paging.spec.ts': 6, 'query-paging/query.spec.ts': 5,
+    'references/references.spec.ts': 3, 'references/shapes.spec.ts': 29, 'references/unification.spec.ts': 25,
+    'rostering/errors.spec.ts': 5, 'rostering/paths.spec.ts': 5, 'rostering/query.spec.ts': 7, 'rostering/read-only.spec.ts': 22, 'rostering/resources.spec.ts': 10, 'rostering/routing.spec.ts': 5, 'rostering/scopes.spec.ts': 13, 'rostering/tokens.spec.ts': 32, 'rostering/visibility.spec.ts': 14,
+    'snapshot/snapshot.spec.ts': 4,
+    'token/jwt.spec.ts': 1, 'token/token-endpoint.spec.ts': 2,
+    'upsert/round-trip.spec.ts': 40, 'upsert/upsert.spec.ts': 4,
+    'validation/body.spec.ts': 10, 'validation/empty-arrays.spec.ts': 2, 'validation/fields.spec.ts': 9, 'validation/int64.spec.ts': 72, 'validation/integers.spec.ts': 38, 'validation/lengths.spec.ts': 69, 'validation/markup.spec.ts': 87, 'validation/nullable.spec.ts': 30, 'validation/numeric-text.spec.ts': 3, 'validation/required.spec.ts': 56, 'validation/unicode.spec.ts': 1, 'validation/upstream-values.spec.ts': 4, 'validation/whitespace.spec.ts': 12,
+    'versioning/versioning.spec.ts': 1,
+  },
 };
 /** A spec file the table does not list yet still runs, in the lightest share. */
 const UNLISTED_WEIGHT = 5;
@@ -75,7 +125,7 @@ export function specFiles(dir = SUITES_DIR): string[] {
  * The files in `count` shares of about equal weight: heaviest first, each into the lightest
  * share so far (ties: the lower share, the name), so the same files always make the same shares.
  */
-export function shareFiles(files: readonly string[], count: number, weights: Readonly<Record<string, number>> = WEIGHTS): string[][] {
+export function shareFiles(files: readonly string[], count: number, weights: Readonly<Record<string, number>> = WEIGHTS['4.0']): string[][] {
   const weight = (f: string) => weights[f] ?? UNLISTED_WEIGHT;
   const shares = Array.from({ length: count }, () => ({ weight: 0, files: [] as string[] }));
   for (const f of [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b))) {
@@ -100,10 +150,10 @@ const exactly = (file: string) => new RegExp(`^${join(SUITES_DIR, file).replace(
  * workers split among them (the first shares take one more when they do not divide); none (one
  * pool, Playwright's default project) below two shares.
  */
-export function shareProjects(workers: number, files: readonly string[] = specFiles()): ShareProject[] | undefined {
+export function shareProjects(workers: number, files: readonly string[] = specFiles(), standard: DataStandard = '4.0'): ShareProject[] | undefined {
   const count = Math.min(Math.floor(workers / WORKERS_PER_SHARE), files.length);
   if (count < 2) return undefined;
-  return shareFiles(files, count).map((share, i) => ({
+  return shareFiles(files, count, WEIGHTS[standard]).map((share, i) => ({
     name: `share ${i + 1} of ${count}`,
     testMatch: share.map(exactly),
     workers: Math.floor(workers / count) + (i < workers % count ? 1 : 0),
@@ -125,9 +175,10 @@ const SHARES_ENV = 'CONFORMANCE_SHARE_WORKERS';
 /**
  * The shares' projects, decided once in Playwright's main process from the workers the run uses
  * (the command line's, else the decision's) and inherited by its workers, whose own command line
- * is not Playwright's: every process must list the same projects.
+ * is not Playwright's: every process must list the same projects. Balanced by the weights of the
+ * standard judged, decided before (playwright.config.ts) and inherited the same way.
  */
 export function shareProjectsOnce(decided: number, argv: readonly string[] = process.argv): ShareProject[] | undefined {
   process.env[SHARES_ENV] ||= String(commandLineWorkers(argv) ?? decided);
-  return shareProjects(Number(process.env[SHARES_ENV]));
+  return shareProjects(Number(process.env[SHARES_ENV]), specFiles(), judgedFor(inheritedDecision()));
 }
