@@ -27,9 +27,9 @@ export const WORKERS_PER_SHARE = 5;
 
 /**
  * What each spec file weighs, per data standard judged: its tests' seconds added up, in a whole
- * run of that standard's embedded reference through a 40 ms delay proxy with twenty workers in
- * one pool (`npm run strength -- --remote-latency 40 [--target …]`, results JSON), rounded, at
- * least 1. The shares are balanced by these weights: a share that ends early leaves its workers
+ * run of that standard's embedded reference through a 40 ms delay proxy with twenty workers
+ * (`npm run strength -- --remote-latency 40 [--target …]`, results JSON; 4.0's in four shares,
+ * 5.2's and 6.1's in one pool), rounded, at least 1. The shares are balanced by these weights: a share that ends early leaves its workers
  * idle while the others go on. The standards weigh their files differently (6.1's int64 suite
  * weighs 72 where 4.0's weighs 1): 6.1 in shares balanced by 4.0's weights ended its last share
  * 16 s after the others, 93.3 s against 85.8 s in one pool. One row per spec file, its weight in
